@@ -15,6 +15,31 @@ def _half(x):
     return -(-x // 2) if x < 0 else x // 2
 
 
+def wins_at(b, cell, p):
+    # Would p complete a line with a disc on this empty cell?
+    cnt, m1 = b.cnt, b.m - 1
+    mine = (p - 1) * b.nwin
+    for k in range(b.wstart[cell], b.wstart[cell + 1]):
+        wid = b.wins[k]
+        if cnt[mine + wid] == m1 and cnt[b.nwin - mine + wid] == 0:
+            return 1
+    return 0
+
+
+def threats_after(b, col):
+    # How many windows col would bring one disc short of a line for the side to move. The
+    # threats it held before are the same whatever it plays, so they need not be counted.
+    cell = col * b.h + b.heights[col]
+    cnt, m = b.cnt, b.m
+    mine = (b.n & 1) * b.nwin
+    t = 0
+    for k in range(b.wstart[cell], b.wstart[cell + 1]):
+        wid = b.wins[k]
+        if cnt[mine + wid] + 2 == m and cnt[b.nwin - mine + wid] == 0:
+            t += 1
+    return t
+
+
 class Solver:
     def __init__(self, board, tt_bytes=0):
         self.b = board
@@ -33,7 +58,7 @@ class Solver:
         b = self.b
         n, size, h = b.n, b.size, b.h
         for c in range(b.w):
-            if b.heights[c] < h and b.wins_at(c * h + b.heights[c], 1 + (n & 1)):
+            if b.heights[c] < h and wins_at(b, c * h + b.heights[c], 1 + (n & 1)):
                 return (size + 1 - n) // 2
         lo = -((size - n) // 2)
         hi = (size + 1 - n) // 2
@@ -59,7 +84,7 @@ class Solver:
         for i in range(b.w):
             c = b.order[i]
             if b.heights[c] < h:
-                if b.wins_at(c * h + b.heights[c], 1 + (b.n & 1)):
+                if wins_at(b, c * h + b.heights[c], 1 + (b.n & 1)):
                     return c
                 b.play(c)
                 r = -score if b.won else self._negamax(-score, 1 - score)
@@ -77,7 +102,7 @@ class Solver:
         q = 2 - (n & 1)  # the opponent
         forced = 255
         for c in range(w):
-            if heights[c] < h and b.wins_at(c * h + heights[c], q):
+            if heights[c] < h and wins_at(b, c * h + heights[c], q):
                 if forced != 255:
                     return -((size - n) // 2)  # two threats to block: lost next move
                 forced = c
@@ -86,9 +111,9 @@ class Solver:
         for i in range(w):
             c = b.order[i]
             if heights[c] < h and (forced == 255 or c == forced) and not (
-                    heights[c] + 1 < h and b.wins_at(c * h + heights[c] + 1, q)):
+                    heights[c] + 1 < h and wins_at(b, c * h + heights[c] + 1, q)):
                 # Insertion sort: most threats first, ties in centre-out order.
-                r = b.threats_after(c)
+                r = threats_after(b, c)
                 j = k
                 while j > 0 and rank[j - 1] < r:
                     moves[base + j] = moves[base + j - 1]

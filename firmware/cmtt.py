@@ -9,12 +9,14 @@ EXACT = const(1)
 LOWER = const(2)
 UPPER = const(3)
 BIAS = const(1 << 23)
+NO_SCORE = const(1 << 29)  # outside every score
 
 
 class TT:
     def __init__(self, nbytes=0):
         self.n = nbytes // 8
         self.t = bytearray(self.n * 8)
+        self.col = 255
 
     def find(self, h1, h2):
         # Byte offset of this position's slot, or -1.
@@ -26,6 +28,22 @@ class TT:
                 and t[i + 2] == (h2 >> 16) & 255:
             return i
         return -1
+
+    def cut(self, h1, h2, depth, alpha, beta):
+        # The stored score if it settles a search to depth in (alpha, beta), else NO_SCORE;
+        # self.col gets the stored best column (255 for none) to try first.
+        self.col = 255
+        i = self.find(h1, h2)
+        if i < 0:
+            return NO_SCORE
+        t = self.t
+        self.col = t[i + 4] & 15
+        s = self.score(i)
+        bound = t[i + 4] >> 4
+        if t[i + 3] >= depth and (bound == EXACT or bound == LOWER and s >= beta or
+                                  bound == UPPER and s <= alpha):
+            return s
+        return NO_SCORE
 
     def score(self, i):
         t = self.t
