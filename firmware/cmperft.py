@@ -1,5 +1,6 @@
 # cmperft: counts the move sequences of a given length from a position (a finished game is
-# not extended, so it does not count), with an explicit stack like the search: a check of make/unmake and rules.
+# not extended, so it does not count), with an explicit stack like the search: a check of
+# make/unmake and the rules.
 
 
 def perft(b, depth):

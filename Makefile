@@ -1,0 +1,58 @@
+# make play: install connectm into .venv and play a game in the terminal
+# make test: install the test tools (apt, npm, pip) when missing, then run pytest
+#   make test PYTEST_ARGS="-k microbit"    # pass options to pytest
+
+PYTHON ?= python3
+VENV := .venv
+NPM_PREFIX := .cache/npm
+WASM_PKG := @micropython/micropython-webassembly-pyscript@1.27.0
+WASM_STAMP := $(NPM_PREFIX)/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
+APT_PACKAGES := qemu-system-arm firmware-microbit-micropython
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+PYTEST_ARGS ?=
+TEST_TIMEOUT ?=
+
+.PHONY: play test venv venv-test apt npm clean
+
+play: $(VENV)/.installed
+	$(VENV)/bin/connectm play
+
+test: $(VENV)/.installed-test apt npm
+	$(TEST_TIMEOUT) $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+venv: $(VENV)/.installed
+venv-test: $(VENV)/.installed-test
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+apt:
+	@if ! command -v qemu-system-arm >/dev/null || \
+	    [ ! -f /usr/share/firmware-microbit-micropython/firmware.hex ]; then \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	    $(APT_PACKAGES); \
+	fi
+
+npm: $(WASM_STAMP)
+
+$(WASM_STAMP):
+	@command -v npm >/dev/null || { \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	    nodejs npm; }
+	mkdir -p $(NPM_PREFIX)
+	npm install --prefix $(NPM_PREFIX) --no-save --no-audit --no-fund $(WASM_PKG)
+	touch $@
+
+clean:
+	rm -rf $(VENV) .cache build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

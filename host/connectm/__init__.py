@@ -1,0 +1,3 @@
+"""connectm: a Connect-M game engine (host package)."""
+
+__version__ = "0.1.0"

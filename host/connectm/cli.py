@@ -1,0 +1,51 @@
+"""connectm command line: ``connectm <command> [options]``.
+
+Each command lives in ``connectm.cmd_<name>`` with ``register(subparsers)``, which
+adds its parser and sets ``func=run`` (``run(args) -> int | None``).  Commands whose
+module does not exist (yet) are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from connectm import __version__
+
+COMMANDS = ["play", "search", "solve", "perft", "bench", "deploy", "tournament"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="connectm", description="Connect-M game engine")
+    parser.add_argument("--version", action="version", version="connectm " + __version__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMANDS:
+        modname = "connectm.cmd_" + name
+        try:
+            mod = importlib.import_module(modname)
+        except ModuleNotFoundError as e:
+            if e.name == modname:
+                continue  # command not written yet
+            raise
+        mod.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version, usage errors
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    try:
+        status = args.func(args)
+    except ValueError as e:
+        print("connectm: error: %s" % " ".join(str(e).split()), file=sys.stderr)
+        return 2
+    return int(status or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""Locate the firmware (flat MicroPython modules) and make it importable on CPython."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+import types
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+_TICKS_PERIOD = 1 << 30  # MicroPython small-int ticks period
+_TICKS_MASK = _TICKS_PERIOD - 1
+
+
+def firmware_dir() -> Path:
+    """The directory holding the firmware modules (cm*.py, drv_*.py, main.py).
+
+    Installed (wheel): package data ``connectm/firmware``.  Checkout or editable
+    install: ``<repo>/firmware``.
+    """
+    for cand in (_HERE / "firmware", _HERE.parent.parent / "firmware"):
+        if cand.is_dir() and any(cand.glob("*.py")):
+            return cand
+    raise FileNotFoundError("connectm firmware directory not found (looked near %s)" % _HERE)
+
+
+def firmware_files() -> list[Path]:
+    """All firmware source files, sorted by name."""
+    return sorted(p for p in firmware_dir().glob("*.py") if p.name != "__init__.py")
+
+
+def _noop(*_args: object, **_kwargs: object) -> None:
+    return None
+
+
+def _identity(x: object) -> object:
+    return x
+
+
+def micropython_shim() -> types.ModuleType:
+    """A CPython stand-in for MicroPython's ``micropython`` module."""
+    mod = types.ModuleType("micropython")
+    mod.__doc__ = "connectm CPython shim for the MicroPython 'micropython' module"
+    mod.const = _identity  # type: ignore[attr-defined]
+    mod.heap_lock = _noop  # type: ignore[attr-defined]
+    mod.heap_unlock = _noop  # type: ignore[attr-defined]
+    mod.mem_info = _noop  # type: ignore[attr-defined]
+    mod.qstr_info = _noop  # type: ignore[attr-defined]
+    mod.opt_level = _noop  # type: ignore[attr-defined]
+    mod.native = _identity  # type: ignore[attr-defined]
+    mod.viper = _identity  # type: ignore[attr-defined]
+    mod.__connectm_shim__ = True  # type: ignore[attr-defined]
+    return mod
+
+
+def _ticks_ms() -> int:
+    return int(time.monotonic() * 1000) & _TICKS_MASK
+
+
+def _ticks_us() -> int:
+    return int(time.monotonic() * 1000000) & _TICKS_MASK
+
+
+def _ticks_add(ticks: int, delta: int) -> int:
+    return (ticks + delta) & _TICKS_MASK
+
+
+def _ticks_diff(end: int, start: int) -> int:
+    d = (end - start) & _TICKS_MASK
+    return d - _TICKS_PERIOD if d >= _TICKS_PERIOD // 2 else d
+
+
+def utime_shim() -> types.ModuleType:
+    """A CPython stand-in for MicroPython's ``utime`` (ticks wrap like on the device)."""
+    mod = types.ModuleType("utime")
+    mod.__doc__ = "connectm CPython shim for the MicroPython 'utime' module"
+    mod.ticks_ms = _ticks_ms  # type: ignore[attr-defined]
+    mod.ticks_us = _ticks_us  # type: ignore[attr-defined]
+    mod.ticks_add = _ticks_add  # type: ignore[attr-defined]
+    mod.ticks_diff = _ticks_diff  # type: ignore[attr-defined]
+    mod.sleep = time.sleep  # type: ignore[attr-defined]
+    mod.sleep_ms = lambda ms: time.sleep(ms / 1000.0)  # type: ignore[attr-defined]
+    mod.sleep_us = lambda us: time.sleep(us / 1000000.0)  # type: ignore[attr-defined]
+    mod.time = time.time  # type: ignore[attr-defined]
+    mod.__connectm_shim__ = True  # type: ignore[attr-defined]
+    return mod
+
+
+SHIMS = {"micropython": micropython_shim, "utime": utime_shim}
+
+
+def install_shim() -> None:
+    """Install the ``micropython`` and ``utime`` shims where no real module is importable."""
+    for name, make in SHIMS.items():
+        if name in sys.modules or importlib.util.find_spec(name) is not None:
+            continue
+        sys.modules[name] = make()
+
+
+def load() -> Path:
+    """Put the firmware directory at the front of sys.path, install the shims, return the dir."""
+    d = firmware_dir()
+    s = str(d)
+    if s in sys.path:
+        sys.path.remove(s)
+    sys.path.insert(0, s)
+    install_shim()
+    return d

@@ -1,0 +1,90 @@
+"""Fixtures for running firmware code on every interpreter.
+
+``mpy`` is parametrized with ids ``cpython``, ``mpy-wasm`` and ``microbit-v1``;
+``mpy.run(code, files=None, fakes=False, timeout=None) -> str`` runs the code there and
+returns its printed output (see tests/harness.py).  The emulator is shared by all
+tests of a module; each run starts with a soft reset.  Interpreters whose tools are
+missing skip, unless CONNECTM_REQUIRE_EMULATORS=1 (then they fail).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from typing import Iterator
+
+import pytest
+
+import harness
+
+PARAMS = ["cpython", "mpy-wasm", "microbit-v1"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--extended", action="store_true", default=False, help="run the extended (long) cases"
+    )
+    parser.addoption(
+        "--icount", action="store_true", default=False,
+        help="run the emulated micro:bit with -icount shift=6 (deterministic ticks_ms)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # On SIGTERM (e.g. `timeout` in CI) exit normally, so finalizers and atexit hooks
+    # kill the QEMU processes this run started.
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
+@pytest.fixture(scope="session")
+def extended(request: pytest.FixtureRequest) -> bool:
+    """True when pytest runs with --extended."""
+    return bool(request.config.getoption("extended"))
+
+
+def require_emulators() -> bool:
+    return os.environ.get("CONNECTM_REQUIRE_EMULATORS") == "1"
+
+
+def unavailable(reason: str) -> None:
+    if require_emulators():
+        pytest.fail("CONNECTM_REQUIRE_EMULATORS=1 but " + reason, pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def microbit_v1(request: pytest.FixtureRequest) -> Iterator[harness.MicrobitV1]:
+    """One emulated micro:bit per test module (killed by PID at module end)."""
+    from emulator import missing
+
+    why = missing()
+    if why:
+        unavailable(why)
+    mb = harness.MicrobitV1(icount=request.config.getoption("icount"))
+    request.addfinalizer(mb.close)
+    mb.start()
+    yield mb
+    mb.close()
+
+
+@pytest.fixture(scope="session")
+def mpy_wasm() -> harness.MpyWasm:
+    why = harness.wasm_missing()
+    if why:
+        unavailable(why)
+    return harness.MpyWasm()
+
+
+@pytest.fixture(scope="session")
+def cpython() -> harness.CPython:
+    return harness.CPython()
+
+
+@pytest.fixture(params=PARAMS)
+def mpy(request: pytest.FixtureRequest) -> object:
+    """The interpreter (runner) for this parametrization: cpython | mpy-wasm | microbit-v1."""
+    fixture = request.param.replace("-", "_")
+    return request.getfixturevalue(fixture)

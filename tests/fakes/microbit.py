@@ -1,0 +1,88 @@
+"""Fake ``microbit`` module for CPython/WASM tests (MicroPython 1.9 syntax)."""
+
+_t0 = [0]
+
+
+def running_time():
+    return _t0[0]
+
+
+def sleep(ms):
+    _t0[0] += ms
+
+
+class Image:
+    def __init__(self, *args):
+        self.args = args
+
+
+class _Display:
+    def __init__(self):
+        self.pixels = [[0] * 5 for _ in range(5)]
+        self.shown = []  # everything passed to show()/scroll(), in order
+        self.on = True
+
+    def get_pixel(self, x, y):
+        return self.pixels[y][x]
+
+    def set_pixel(self, x, y, value):
+        if not 0 <= value <= 9:
+            raise ValueError("brightness out of bounds")
+        self.pixels[y][x] = value
+
+    def clear(self):
+        self.pixels = [[0] * 5 for _ in range(5)]
+
+    def show(self, image, delay=400, wait=True, loop=False, clear=False):
+        self.shown.append(image)
+
+    def scroll(self, text, delay=150, wait=True, loop=False, monospace=False):
+        self.shown.append(text)
+
+    def is_on(self):
+        return self.on
+
+
+class _Button:
+    def __init__(self):
+        self._pressed = False
+        self._presses = 0
+
+    # test helpers
+    def press(self):
+        self._presses += 1
+
+    def hold(self, down=True):
+        self._pressed = down
+
+    # micro:bit API
+    def is_pressed(self):
+        return self._pressed
+
+    def was_pressed(self):
+        p = self._presses > 0
+        self._presses = 0
+        return p
+
+    def get_presses(self):
+        n = self._presses
+        self._presses = 0
+        return n
+
+
+class _Pin:
+    def __init__(self, n):
+        self.n = n
+        self.value = 0
+
+    def write_digital(self, v):
+        self.value = v
+
+    def read_digital(self):
+        return self.value
+
+
+display = _Display()
+button_a = _Button()
+button_b = _Button()
+pin0, pin1, pin2 = _Pin(0), _Pin(1), _Pin(2)

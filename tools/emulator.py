@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""Run MicroPython code on a BBC micro:bit v1 emulated by QEMU.
+
+    with Microbit(icount=False) as mb:
+        mb.put("cmboard.py", data)          # upload (verified, cached per session)
+        print(mb.exec("import cmboard"))    # -> printed output (str)
+
+CLI: ``python tools/emulator.py [--icount] [--monitor PATH]`` boots the emulator and
+prints the serial pts path and the free heap, then stops it.
+
+Every device call has a timeout; on a timeout QEMU is killed and restarted (the next
+call boots a fresh device).  QEMU is always killed by its own PID (close(), the
+context manager, and an atexit hook).
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import hashlib
+import os
+import re
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from typing import Any, Callable
+
+QEMU = "qemu-system-arm"
+FIRMWARE_HEX = "/usr/share/firmware-microbit-micropython/firmware.hex"
+CHUNK = 48  # fs_writefile chunk size; larger chunks have lost bytes on the emulated UART
+WRITE_CHUNK = 32  # raw REPL commands are written in pieces this big ...
+WRITE_DELAY = 0.002  # ... with this pause after each (bulk writes have lost bytes)
+
+_live: "weakref.WeakSet[Microbit]" = weakref.WeakSet()
+
+
+@atexit.register
+def _kill_all() -> None:
+    for mb in list(_live):
+        mb.close()
+
+
+class EmulatorError(RuntimeError):
+    """QEMU could not be started or the device stopped answering."""
+
+
+class DeviceTimeout(EmulatorError):
+    """A device call took longer than its timeout (the emulator has been killed)."""
+
+
+class DeviceError(RuntimeError):
+    """Python code raised on the device; ``traceback`` holds the device's traceback."""
+
+    def __init__(self, traceback: str, output: str = "") -> None:
+        super().__init__("error on the emulated micro:bit:\n" + traceback)
+        self.traceback = traceback
+        self.output = output
+
+
+def missing() -> str | None:
+    """Why the emulator cannot run here (None if QEMU and the firmware hex are present)."""
+    if shutil.which(QEMU) is None:
+        return "%s not found on PATH (apt-get install qemu-system-arm)" % QEMU
+    if not os.path.exists(FIRMWARE_HEX):
+        return "%s not found (apt-get install firmware-microbit-micropython)" % FIRMWARE_HEX
+    return None
+
+
+def _transport_class() -> Any:
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    class SlowSerialTransport(SerialTransport):  # type: ignore[misc]
+        """Writes raw REPL commands in small pieces (the emulated UART drops bytes)."""
+
+        def exec_raw_no_follow(self, command: str | bytes) -> None:
+            data = command if isinstance(command, bytes) else command.encode()
+            prompt = self.read_until(1, b">")
+            if not prompt.endswith(b">"):
+                raise TransportError("could not enter raw repl")
+            for i in range(0, len(data), WRITE_CHUNK):
+                self.serial.write(data[i : i + WRITE_CHUNK])
+                time.sleep(WRITE_DELAY)
+            self.serial.write(b"\x04")
+            ok = self.serial.read(2)
+            if ok != b"OK":
+                raise TransportError("could not exec command (response: %r)" % ok)
+
+    return SlowSerialTransport
+
+
+class Microbit:
+    def __init__(
+        self,
+        icount: bool | int = False,
+        monitor: str | None = None,
+        boot_timeout: float = 20.0,
+        timeout: float = 30.0,
+    ) -> None:
+        """icount: True (shift=6) or a shift value for deterministic ticks_ms().
+        monitor: path of the QEMU monitor unix socket (default: a temp file)."""
+        self.icount = 6 if icount is True else icount
+        self._monitor_arg = monitor
+        self.boot_timeout = boot_timeout
+        self.timeout = timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pts: str | None = None
+        self.monitor: str | None = None
+        self.transport: Any = None
+        self.files: dict[str, str] = {}  # name -> sha1 of content uploaded this session
+        self.restarts = 0
+        self._tmpdir: str | None = None
+        self._log: list[str] = []
+        _live.add(self)
+
+    # -- lifecycle -------------------------------------------------------------
+    def __enter__(self) -> "Microbit":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        if self.proc is not None:
+            return
+        why = missing()
+        if why:
+            raise EmulatorError(why)
+        if self._monitor_arg:
+            self.monitor = self._monitor_arg
+        else:
+            self._tmpdir = tempfile.mkdtemp(prefix="connectm-qemu-")
+            self.monitor = os.path.join(self._tmpdir, "monitor.sock")
+        cmd = [
+            QEMU, "-M", "microbit",
+            "-device", "loader,file=" + FIRMWARE_HEX,
+            "-display", "none", "-serial", "pty",
+            "-monitor", "unix:%s,server,nowait" % self.monitor,
+        ]
+        if self.icount is not False and self.icount is not None:
+            cmd += ["-icount", "shift=%d" % int(self.icount)]
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        try:
+            self.pts = self._read_pts()
+            self._drain()
+            self.transport = _transport_class()(self.pts, baudrate=115200, timeout=5)
+            self.transport.use_raw_paste = False  # MicroPython 1.9 has no raw-paste mode
+            self.files = {}
+            self._call(lambda: self.transport.enter_raw_repl(soft_reset=True), self.boot_timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    def _read_pts(self) -> str:
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        buf = b""
+        deadline = time.monotonic() + self.boot_timeout
+        while time.monotonic() < deadline:
+            r, _, _ = select.select([fd], [], [], 0.2)
+            if r:
+                chunk = os.read(fd, 4096)
+                if not chunk:
+                    break
+                buf += chunk
+                m = re.search(rb"char device redirected to (/dev/pts/\d+)", buf)
+                if m:
+                    self._log.append(buf.decode(errors="replace"))
+                    return m.group(1).decode()
+            elif self.proc.poll() is not None:
+                break
+        rc = self.proc.poll()
+        raise EmulatorError(
+            "QEMU did not report its serial pty (exit status %s): %s"
+            % (rc, buf.decode(errors="replace").strip())
+        )
+
+    def _drain(self) -> None:
+        """Keep reading QEMU's stdout so it never blocks on a full pipe."""
+        proc = self.proc
+        assert proc is not None and proc.stdout is not None
+        out = proc.stdout
+        log = self._log
+
+        def run() -> None:
+            for line in iter(out.readline, b""):
+                log.append(line.decode(errors="replace"))
+
+        threading.Thread(target=run, daemon=True).start()
+
+    def close(self) -> None:
+        """Kill QEMU (by its PID) and wait for it; idempotent."""
+        t, self.transport = self.transport, None
+        if t is not None:
+            try:
+                t.close()
+            except Exception:
+                pass
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            if proc.stdout is not None:
+                proc.stdout.close()
+        self.files = {}
+        if self._tmpdir:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+            self._tmpdir = None
+
+    def restart(self) -> None:
+        self.close()
+        self.restarts += 1
+        self.start()
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+    # -- device calls ------------------------------------------------------------
+    def _call(self, fn: Callable[[], Any], timeout: float) -> Any:
+        """Run fn in a worker thread; on timeout kill QEMU and raise DeviceTimeout."""
+        result: list[Any] = []
+        error: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                result.append(fn())
+            except BaseException as e:  # noqa: BLE001 - re-raised in the caller
+                error.append(e)
+
+        th = threading.Thread(target=work, daemon=True)
+        th.start()
+        th.join(timeout)
+        if th.is_alive():
+            self.close()  # closing the pty makes the worker's read fail
+            th.join(5)
+            raise DeviceTimeout(
+                "micro:bit did not answer within %.0f s; emulator killed" % timeout
+            )
+        if error:
+            raise error[0]
+        return result[0] if result else None
+
+    def _ensure(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            if self.proc is not None:
+                self.close()
+                self.restarts += 1
+            self.start()
+
+    def soft_reset(self, timeout: float | None = None) -> None:
+        """Soft reset into the raw REPL: a clean heap, no modules imported."""
+        self._ensure()
+        self._call(
+            lambda: self.transport.enter_raw_repl(soft_reset=True), timeout or self.boot_timeout
+        )
+
+    def exec(self, code: str | bytes, timeout: float | None = None) -> str:
+        """Execute code in the raw REPL; return its output, raise DeviceError on error."""
+        from mpremote.transport import TransportExecError
+
+        self._ensure()
+        try:
+            t = timeout or self.timeout
+            out = self._call(lambda: self.transport.exec_raw(code, timeout=t), t + 10)
+        except TransportExecError as e:  # pragma: no cover - exec_raw does not raise it
+            raise DeviceError(str(e.error_output)) from None
+        except DeviceTimeout:
+            raise
+        except Exception as e:
+            # protocol trouble (lost sync, timeout inside mpremote): start afresh next time
+            self.close()
+            self.restarts += 1
+            raise EmulatorError("micro:bit transport failed: %r" % (e,)) from e
+        data, err = out
+        text = data.decode(errors="replace").replace("\r\n", "\n")
+        if err:
+            raise DeviceError(err.decode(errors="replace").replace("\r\n", "\n"), text)
+        return text
+
+    def listdir(self) -> list[str]:
+        return list(eval(self.exec("import os\nprint(repr(os.listdir()))").strip()))
+
+    def remove(self, name: str) -> None:
+        self.files.pop(name, None)
+        self.exec("import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass" % name)
+
+    def put(self, name: str, data: bytes | str, timeout: float | None = None) -> bool:
+        """Upload a file (chunks of 48 bytes), verified by os.size(); skipped when the same
+        content was already uploaded in this session.  Returns True if it uploaded."""
+        if isinstance(data, str):
+            data = data.encode()
+        digest = hashlib.sha1(data).hexdigest()
+        if self.files.get(name) == digest:
+            return False
+        self._ensure()
+        self.files.pop(name, None)
+        t = timeout or max(self.timeout, 10 + len(data) / 200.0)
+        try:
+            self._call(lambda: self.transport.fs_writefile(name, data, chunk_size=CHUNK), t)
+        except Exception as e:
+            # the device raised: TransportExecError, or OSError(errno) as mpremote converts
+            # filesystem errors (ENOSPC when the ~11 KB flash filesystem is full)
+            err = getattr(e, "error_output", None)
+            if err is None and isinstance(e, OSError) and e.errno is not None:
+                err = "OSError: [Errno %d] %s" % (e.errno, name)
+            if err is None or self.proc is None:
+                raise
+            self.remove(name)  # no partial file left behind
+            raise DeviceError(err.replace("\r\n", "\n")) from None
+        size = int(self.exec("import os\nprint(os.size(%r))" % name).strip())
+        if size != len(data):
+            raise EmulatorError(
+                "upload of %s: device has %d bytes, sent %d" % (name, size, len(data))
+            )
+        self.files[name] = digest
+        return True
+
+    def verify(self, files: dict[str, bytes]) -> list[str]:
+        """Names of files whose size on the device differs from len(data) (or missing);
+        they are dropped from the upload cache."""
+        names = sorted(files)
+        code = "import os\nl=os.listdir()\nprint([os.size(f) if f in l else -1 for f in %r])"
+        sizes = eval(self.exec(code % names).strip())
+        bad = [n for n, size in zip(names, sizes) if size != len(files[n])]
+        for n in bad:
+            self.files.pop(n, None)
+        return bad
+
+    def mem_free(self) -> int:
+        return int(self.exec("import gc\ngc.collect()\nprint(gc.mem_free())").strip())
+
+    def monitor_command(self, command: str, timeout: float = 5.0) -> str:
+        """Send a command to the QEMU monitor (unix socket) and return its reply."""
+        assert self.monitor is not None
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(timeout)
+            s.connect(self.monitor)
+            buf = b""
+            while not buf.rstrip().endswith(b"(qemu)"):
+                buf += s.recv(4096)
+            s.sendall(command.encode() + b"\n")
+            reply = b""
+            try:
+                while not reply.rstrip().endswith(b"(qemu)"):
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    reply += chunk
+            except socket.timeout:
+                pass
+        return reply.decode(errors="replace")
+
+    def reset(self) -> None:
+        """Hard reset via the QEMU monitor (system_reset); back in the raw REPL afterwards."""
+        self._ensure()
+        self.monitor_command("system_reset")
+        self.files = {}  # do not trust the cache across a hard reset
+        self._call(self._after_reset, self.boot_timeout)
+
+    def _after_reset(self) -> None:
+        time.sleep(0.3)
+        self.transport.enter_raw_repl(soft_reset=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--icount", action="store_true", help="deterministic time (-icount shift=6)")
+    p.add_argument("--monitor", help="QEMU monitor unix socket path")
+    p.add_argument("--reset", action="store_true", help="also test system_reset via the monitor")
+    a = p.parse_args(argv)
+    with Microbit(icount=a.icount, monitor=a.monitor) as mb:
+        print("pid", mb.pid)
+        print("pts", mb.pts)
+        print("monitor", mb.monitor)
+        print(mb.exec("import os\nprint(os.uname())").strip())
+        print("heap free", mb.mem_free())
+        if a.reset:
+            mb.reset()
+            print("after system_reset heap free", mb.mem_free())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
