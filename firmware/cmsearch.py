@@ -6,9 +6,10 @@
 from micropython import const
 import array
 from utime import ticks_ms, ticks_diff
-from cmboard import WIN
 
-INF = const(1 << 29)  # also cmtt.NO_SCORE
+# Not imported from cmboard: on a micro:bit each module must compile alone, largest first.
+WIN = const(65536)  # cmboard.WIN
+INF = const(1 << 29)  # cmtt.NO_SCORE
 NONE = const(255)
 
 
@@ -59,7 +60,9 @@ class Search:
         b, tt = self.b, self.tt
         alpha, beta, best = self.alpha, self.beta, self.best
         bestcol, nxt, first = self.bestcol, self.next, self.first
-        order, heights, h, w, size = b.order, b.heights, b.h, b.w, b.size
+        # At most three names per assignment: MicroPython builds a tuple (allocates) for more.
+        order, heights = b.order, b.heights
+        h, w, size = b.h, b.w, b.size
         seed = self.seed
         ties = ply = 0
         nodes = self.nodes

@@ -5,39 +5,16 @@
 # transposition table), with its own stack instead of recursion.
 from micropython import const
 import array
-import cmtt
+import cmthreats
 
 PUSHED = const(127)  # no score fits here: |score| <= 41
+LOWER = const(2)  # cmtt.LOWER
+UPPER = const(3)  # cmtt.UPPER
 
 
 def _half(x):
     # C's x / 2 (toward zero): the window-splitting steps follow Pons' integer arithmetic.
     return -(-x // 2) if x < 0 else x // 2
-
-
-def wins_at(b, cell, p):
-    # Would p complete a line with a disc on this empty cell?
-    cnt, m1 = b.cnt, b.m - 1
-    mine = (p - 1) * b.nwin
-    for k in range(b.wstart[cell], b.wstart[cell + 1]):
-        wid = b.wins[k]
-        if cnt[mine + wid] == m1 and cnt[b.nwin - mine + wid] == 0:
-            return 1
-    return 0
-
-
-def threats_after(b, col):
-    # How many windows col would bring one disc short of a line for the side to move. The
-    # threats it held before are the same whatever it plays, so they need not be counted.
-    cell = col * b.h + b.heights[col]
-    cnt, m = b.cnt, b.m
-    mine = (b.n & 1) * b.nwin
-    t = 0
-    for k in range(b.wstart[cell], b.wstart[cell + 1]):
-        wid = b.wins[k]
-        if cnt[mine + wid] + 2 == m and cnt[b.nwin - mine + wid] == 0:
-            t += 1
-    return t
 
 
 class Solver:
@@ -50,16 +27,19 @@ class Solver:
         self.count = bytearray(d)
         self.next = bytearray(d)
         self.rank = bytearray(board.w)  # threat counts while sorting one node's moves
-        self.tt = cmtt.TT(tt_bytes)
+        self.tt = None
+        if tt_bytes:
+            # Imported only when asked for: a micro:bit has no RAM to spare for it.
+            import cmtt
+            self.tt = cmtt.TT(tt_bytes)
         self.nodes = 0
 
     def solve(self):
         # Exact score of the position for the side to move (the game must not be over).
         b = self.b
-        n, size, h = b.n, b.size, b.h
-        for c in range(b.w):
-            if b.heights[c] < h and wins_at(b, c * h + b.heights[c], 1 + (n & 1)):
-                return (size + 1 - n) // 2
+        n, size = b.n, b.size
+        if cmthreats.can_win(b):
+            return (size + 1 - n) // 2
         lo = -((size - n) // 2)
         hi = (size + 1 - n) // 2
         while lo < hi:
@@ -78,16 +58,19 @@ class Solver:
 
     def best_move(self, score):
         # A column that keeps the exact score (solve() first): the first, in search order,
-        # whose position scores no better than -score for the opponent.
+        # after which the opponent scores no better than -score.
         b = self.b
-        h = b.h
         for i in range(b.w):
             c = b.order[i]
-            if b.heights[c] < h:
-                if wins_at(b, c * h + b.heights[c], 1 + (b.n & 1)):
-                    return c
+            if b.heights[c] < b.h:
                 b.play(c)
-                r = -score if b.won else self._negamax(-score, 1 - score)
+                if b.won:
+                    r = -score  # a win now is the best score there is
+                elif cmthreats.can_win(b):
+                    # The negamax assumes no win at once; this move loses to one.
+                    r = (b.size + 1 - b.n) // 2
+                else:
+                    r = self._negamax(-score, 1 - score)
                 b.undo()
                 if r <= -score:
                     return c
@@ -98,42 +81,21 @@ class Solver:
         # it is known without children, else set up its moves and return PUSHED.
         b = self.b
         self.nodes += 1
-        n, w, h, size, heights = b.n, b.w, b.h, b.size, b.heights
-        q = 2 - (n & 1)  # the opponent
-        forced = 255
-        for c in range(w):
-            if heights[c] < h and wins_at(b, c * h + heights[c], q):
-                if forced != 255:
-                    return -((size - n) // 2)  # two threats to block: lost next move
-                forced = c
-        moves, rank, base = self.moves, self.rank, ply * w
-        k = 0
-        for i in range(w):
-            c = b.order[i]
-            if heights[c] < h and (forced == 255 or c == forced) and not (
-                    heights[c] + 1 < h and wins_at(b, c * h + heights[c] + 1, q)):
-                # Insertion sort: most threats first, ties in centre-out order.
-                r = threats_after(b, c)
-                j = k
-                while j > 0 and rank[j - 1] < r:
-                    moves[base + j] = moves[base + j - 1]
-                    rank[j] = rank[j - 1]
-                    j -= 1
-                moves[base + j] = c
-                rank[j] = r
-                k += 1
+        n, w, size = b.n, b.w, b.size
+        k = cmthreats.safe_moves(b, self.moves, ply * w, self.rank)
         if k == 0:
-            return -((size - n) // 2)  # every move lets the opponent win
+            return -((size - n) // 2)  # every move lets the opponent win at once
         if n >= size - 2:
             return 0  # neither side can still win
         lo = -((size - 2 - n) // 2)
         hi = (size - 1 - n) // 2
-        i = self.tt.find(b.h1, b.h2)
+        tt = self.tt
+        i = tt.find(b.h1, b.h2) if tt else -1
         if i >= 0:
-            if self.tt.t[i + 4] >> 4 == cmtt.UPPER:
-                hi = min(hi, self.tt.score(i))
+            if tt.t[i + 4] >> 4 == UPPER:
+                hi = min(hi, tt.score(i))
             else:
-                lo = max(lo, self.tt.score(i))
+                lo = max(lo, tt.score(i))
         if alpha < lo:
             alpha = lo
             if alpha >= beta:
@@ -150,7 +112,9 @@ class Solver:
 
     def _negamax(self, alpha, beta):
         b, tt = self.b, self.tt
-        alphas, betas, moves, count, nxt = self.alpha, self.beta, self.moves, self.count, self.next
+        # At most three names per assignment: MicroPython builds a tuple (allocates) for more.
+        alphas, betas = self.alpha, self.beta
+        moves, count, nxt = self.moves, self.count, self.next
         w = b.w
         score = self._enter(0, alpha, beta)
         if score != PUSHED:
@@ -170,7 +134,8 @@ class Solver:
             else:
                 # No move reached beta: alpha is an upper bound of this node.
                 score = alphas[ply]
-                tt.store(b.h1, b.h2, 0, cmtt.UPPER, 0, score)
+                if tt:
+                    tt.store(b.h1, b.h2, 0, UPPER, 0, score)
                 if ply == 0:
                     return score
                 ply -= 1
@@ -178,7 +143,8 @@ class Solver:
                 score = -score
             # Fold the child's score into the node at ply; a cutoff passes up at once.
             while score >= betas[ply]:
-                tt.store(b.h1, b.h2, 0, cmtt.LOWER, 0, score)
+                if tt:
+                    tt.store(b.h1, b.h2, 0, LOWER, 0, score)
                 if ply == 0:
                     return score
                 ply -= 1

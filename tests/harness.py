@@ -182,7 +182,7 @@ class MpyWasm:
         pass
 
 
-_IMPORT_RE = re.compile(r"^\s*(?:import\s+([\w\s,]+)|from\s+(\w+)\s+import)", re.M)
+_IMPORT_RE = re.compile(r"^[ \t]*(?:import[ \t]+([\w \t,]+)|from[ \t]+(\w+)[ \t]+import)", re.M)
 
 
 def imported_names(source: str) -> set[str]:

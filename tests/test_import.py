@@ -10,12 +10,18 @@ import harness
 SKIP = {"main"}
 # Drivers need the fakes off-device; on the micro:bit only drv_microbit has its hardware.
 DEVICE_DRIVERS = {"drv_microbit"}
+# On the micro:bit a module is compiled on import and the heap fragments: a small module
+# imported after a big one may find no block left, so dependencies go first.
+DEVICE_FIRST = {"cmsolve": ["cmthreats"]}
+# Known not to fit the micro:bit v1 heap yet (issue 4): see test_game_fits_microbit.
+TOO_BIG = {"cmgame"}
 
 
 def modules_for(interp: str) -> list[str]:
     mods = [m for m in harness.firmware_modules() if m not in SKIP]
     if interp == "microbit-v1":
-        mods = [m for m in mods if not m.startswith("drv_") or m in DEVICE_DRIVERS]
+        mods = [m for m in mods if (not m.startswith("drv_") or m in DEVICE_DRIVERS)
+                and m not in TOO_BIG]
     return mods
 
 
@@ -24,7 +30,8 @@ def test_import(mpy, record_property: pytest.RecordProperty) -> None:
     assert mods, "no firmware modules found"
     failures = []
     for mod in mods:
-        code = "import gc\ngc.collect()\nimport %s\n" % mod
+        first = DEVICE_FIRST.get(mod, []) if mpy.name == "microbit-v1" else []
+        code = "import gc\ngc.collect()\n" + "".join("import %s\n" % m for m in first + [mod])
         if mpy.name != "cpython":
             code += "gc.collect()\nprint('mem_free', gc.mem_free())\n"
         try:
@@ -37,3 +44,8 @@ def test_import(mpy, record_property: pytest.RecordProperty) -> None:
             print("%s: import %s -> gc.mem_free() = %d" % (mpy.name, mod, free))
             record_property("mem_free_after_" + mod, free)
     assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 4: the game module does not fit the heap yet")
+def test_game_fits_microbit(microbit_v1) -> None:
+    microbit_v1.run("import cmgame\n")

@@ -82,7 +82,29 @@ class _Pin:
         return self.value
 
 
+class _Uart:
+    """The REPL UART: feed(text) queues input for any()/read()."""
+
+    def __init__(self):
+        self.rx = b""
+
+    def feed(self, data):
+        self.rx += data.encode() if isinstance(data, str) else bytes(data)
+
+    def any(self):
+        return len(self.rx)
+
+    def read(self, n=-1):
+        if not self.rx:
+            return None
+        if n < 0:
+            n = len(self.rx)
+        out, self.rx = self.rx[:n], self.rx[n:]
+        return out
+
+
 display = _Display()
+uart = _Uart()
 button_a = _Button()
 button_b = _Button()
 pin0, pin1, pin2 = _Pin(0), _Pin(1), _Pin(2)

@@ -1,0 +1,177 @@
+# cmgame: Connect-4 on an LED matrix, one state machine in module globals, no hardware
+# imports. The module is the game object: cmgame.init(disp, w, h) starts it (again).
+#
+# Driver contract (disp: a module or any object):
+#   disp.px(x, y, v)  pixel x (0 = left), y (0 = top) at brightness v 0..9: 9 = the human's
+#                     discs and the cursor, 3 = the computer's discs (dim), 0 = off. A display
+#                     without per-pixel brightness blinks the dim pixels; a colour display
+#                     gives 9 and 3 the two players' colours.
+#   disp.show()       push the frame drawn by px() to the LEDs.
+#   disp.text(s)      show a short text, the result ('W 1-0-0': win/loss/draw, then this
+#                     level's wins-losses-draws); may scroll and block a moment, or do nothing.
+# Layout: cursor on row y=0; board row r (0 = bottom) on y = h - r; column c on x = c.
+# In MENU the bottom board row shows the level as a bar of lv+1 pixels.
+#
+# Input: key(k), k one character: 'l', 'r', 'd' (drop), or a column digit '1'..'9' (drop
+# there, in PLAY). Time: tick(now_ms) blinks (phase = bit 8 of now_ms: the cursor, and the
+# winning line in END). Globals a host may read: b (cmboard.Board), st (0 MENU, 1 PLAY,
+# 2 END), cur (cursor column), lv (level index into cmlevels.LEVELS), hp (the human's
+# player number: 1 = moves first; alternates each game), sc (bytearray: wins, losses, draws
+# of level i at 3*i..3*i+2), line (cells col*h+row of the winning line), t (last blink time),
+# sv (None or a function given the save text after every move: cmsave.save).
+# Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
+# Bad input prints one line starting with 'E ' and changes nothing.
+import cmboard
+import cmsearch
+import cmmoves
+from cmlevels import LEVELS
+
+sv = None
+
+
+def init(disp, w, h):
+    global d, b, s, sc, lv, st, hp, t
+    d = disp
+    b = cmboard.Board(w, h, 4, 0)
+    try:
+        import sys
+        del sys.modules['cmlines']  # the table builder: only Board() needs it
+    except Exception:
+        pass  # the micro:bit's sys has no modules: cmlines stays
+    s = cmsearch.Search(b)
+    sc = bytearray(3 * len(LEVELS))
+    lv = st = t = 0
+    hp = 1
+    new()
+    draw()
+
+
+def new():
+    global cur, line
+    while b.n:
+        b.undo()
+    cur = b.w // 2
+    line = ()
+
+
+def key(k):
+    global lv, cur, st, hp
+    if k in ('l', 'r'):
+        i = (k == 'r') * 2 - 1
+        if st == 0:
+            lv = min(max(lv + i, 0), len(LEVELS) - 1)
+        if st == 1:
+            cur = (cur + i) % b.w
+    elif k == 'd' or '1' <= k <= '9':
+        if k != 'd':
+            if st != 1 or int(k) > b.w:
+                print('E bad key', k)
+                return
+            cur = int(k) - 1
+        if st == 1:
+            if not b.can_play(cur):
+                print('E full', k)
+                return
+            play(cur)
+        else:
+            if st == 2:
+                hp = 3 - hp  # who starts alternates
+                new()
+            st = 1
+            draw()
+        cpu()
+    elif k not in ('', ' ', '\r', '\n'):
+        print('E bad key', k)
+        return
+    draw()
+
+
+def cpu():
+    # The computer's reply: the level's depth and ms budget, seeded for variety.
+    if st == 1 and 1 + (b.n & 1) != hp:
+        L = LEVELS[lv]
+        play(s.go(L[0], 0, L[1], 1 + b.n + sc[3 * lv]))
+
+
+def play(c):
+    global st, line
+    b.play(c)
+    r = b.over()
+    if r:
+        st = 2
+        line = win()
+        sc[3 * lv + (2 if r == 3 else r != hp)] += 1
+    draw()
+    m = cmmoves.moves(b)
+    print('B %dx%d lv=%d you=%d moves=%s turn=%d over=%d' % (
+        b.w, b.h, lv + 1, hp, m, 1 + (b.n & 1), r))
+    if sv:
+        sv('%d %d %s' % (lv, hp, m or '-') + ' %d' * len(sc) % tuple(sc))
+    if r:
+        d.text('DWL'[0 if r == 3 else 1 if r == hp else 2] + ' %d-%d-%d' % tuple(sc[3 * lv:][:3]))
+
+
+def win():
+    # The winning line through the last disc: its colour's run in one of 4 directions.
+    h = b.h
+    c = b.hist[b.n - 1]
+    r = b.heights[c] - 1
+    p = b.cells[c * h + r]
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        L = []
+        for k in range(1 - b.m, b.m):
+            x = c + k * dx
+            y = r + k * dy
+            if 0 <= x < b.w and 0 <= y < h and b.cells[x * h + y] == p:
+                L.append(x * h + y)
+            elif k < 0:
+                L = []
+            else:
+                break
+        if len(L) >= b.m:
+            return L
+    return ()
+
+
+def tick(now):
+    global t
+    if (now ^ t) & 256:
+        t = now
+        draw()
+
+
+def draw():
+    h = b.h
+    on = t & 256
+    for x in range(b.w):
+        d.px(x, 0, 9 if st == 1 and x == cur and on else 0)
+        for r in range(h):
+            i = x * h + r
+            c = b.cells[i]
+            d.px(x, h - r, 0 if not c or on and i in line else 9 if c == hp else 3)
+        if st == 0:
+            d.px(x, h, 9 * (x <= lv))
+    d.show()
+
+
+def load(v):
+    # Restores a save text ('lv hp moves scores..'); bad text: one line, a new game.
+    global lv, hp, st, sc, line
+    try:
+        v = v.split()
+        n = [int(x) for x in v[3:]]
+        if len(n) != len(sc) or not 0 <= int(v[0]) < len(LEVELS) or v[1] not in ('1', '2'):
+            raise ValueError
+        new()
+        if v[2] != '-':
+            cmmoves.play_moves(b, v[2])
+        lv, hp, sc = int(v[0]), int(v[1]), bytearray(n)
+        st = 2 if b.over() else 1 if b.n else 0
+        if st == 2:
+            line = win()
+    except Exception:
+        print('E bad save, new game')
+        new()
+        st = 0
+    draw()
+    cpu()

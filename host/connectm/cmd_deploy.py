@@ -1,0 +1,29 @@
+"""``connectm deploy``: copy the firmware to a MicroPython board (see connectm.deploy)."""
+
+from __future__ import annotations
+
+import argparse
+
+from connectm.deploy import BOARD_CHOICES, deploy
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "deploy",
+        help="copy the firmware to a MicroPython board",
+        description="Copy the firmware to a MicroPython board (micro:bit or Pico) over USB "
+        "serial, verify every file, write main.py last and reset the board.",
+    )
+    p.add_argument("--port", help="serial port (default: the first USB board found)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="list the files and sizes that would be copied, write nothing")
+    p.add_argument("--board", choices=BOARD_CHOICES, default="auto",
+                   help="board type (default: auto-detect)")
+    p.add_argument("--no-reset", dest="reset", action="store_false",
+                   help="do not reset the board after the copy")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    deploy(port=args.port, board=args.board, dry_run=args.dry_run, reset=args.reset)
+    return 0

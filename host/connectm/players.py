@@ -1,0 +1,260 @@
+"""Computer players for analysis: the engine and simple baselines behind one interface.
+
+Every player has ``name`` and ``choose(board) -> column`` (0-based, a legal move of a game
+that is not over).  Players with randomness draw from an RNG keyed by (seed, moves so far),
+so a player's move depends only on its seed and the position: games replay exactly, in any
+process and in any order.
+
+Specs for the command line (``parse_spec`` / ``make_player``)::
+
+    engine:D        Search to depth D (no time limit)       engine:D:MS  ... and MS ms
+    level:L         cmlevels.LEVELS[L - 1] (1-based)        perfect      cmsolve (small boards)
+    random          uniform legal move                      greedy       win, block, centre
+    mc:N            Monte-Carlo, N random playouts per legal move
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Protocol
+
+from connectm import fw
+
+fw.load()
+
+import cmboard  # noqa: E402
+import cmlevels  # noqa: E402
+import cmmoves  # noqa: E402
+import cmsearch  # noqa: E402
+import cmsolve  # noqa: E402
+
+Board = Any  # cmboard.Board (firmware: untyped)
+TT_BYTES = 1 << 16
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, board: Board) -> int: ...
+
+
+def legal(board: Board) -> list[int]:
+    """Legal columns, left to right."""
+    return [c for c in range(board.w) if board.can_play(c)]
+
+
+def _rng(seed: int, board: Board, salt: str) -> random.Random:
+    # str seeds are hashed with SHA-512: stable across processes (unlike hash()).
+    return random.Random("%s:%d:%s" % (salt, seed, cmmoves.moves(board)))
+
+
+def wins_now(board: Board, col: int, player: int) -> bool:
+    """Would ``player`` complete a line by dropping a disc in ``col`` (a legal column)?
+
+    Reads only ``cells`` and ``heights``: independent of the firmware's window tables."""
+    w, h, m, cells = board.w, board.h, board.m, board.cells
+    row = board.heights[col]
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sgn in (1, -1):
+            c, r = col + sgn * dc, row + sgn * dr
+            while 0 <= c < w and 0 <= r < h and cells[c * h + r] == player:
+                run += 1
+                c, r = c + sgn * dc, r + sgn * dr
+        if run >= m:
+            return True
+    return False
+
+
+class Engine:
+    """cmsearch.Search to ``depth`` plies (and ``ms`` milliseconds when > 0).
+
+    seed > 0 picks at random among equally scored root moves (Search's seeded ties), with a
+    fresh search seed per position.
+    """
+
+    def __init__(self, depth: int, ms: int = 0, seed: int = 0, tt_bytes: int = TT_BYTES,
+                 name: str = "") -> None:
+        if depth < 1:
+            raise ValueError("engine depth must be >= 1, not %d" % depth)
+        self.depth, self.ms, self.seed, self.tt_bytes = depth, ms, seed, tt_bytes
+        self.name = name or ("engine:%d" % depth + (":%d" % ms if ms else ""))
+        self.last: Any = None  # the last Search (score, depth, nodes)
+
+    def choose(self, board: Board) -> int:
+        s = cmsearch.Search(board, self.tt_bytes)
+        seed = _rng(self.seed, board, "engine").randrange(1, 65536) if self.seed else 0
+        col = s.go(self.depth, max_ms=self.ms, seed=seed)
+        self.last = s
+        return int(col)
+
+
+class RandomPlayer:
+    """A uniformly random legal move."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.name = "random"
+
+    def choose(self, board: Board) -> int:
+        return _rng(self.seed, board, "random").choice(legal(board))
+
+
+class Greedy:
+    """Wins at once if it can, else blocks the opponent's win in one, else the most central
+    legal column (the board's centre-out order)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed  # deterministic: the seed is ignored
+
+    def choose(self, board: Board) -> int:
+        me = 1 + (board.n & 1)
+        cols = [c for c in board.order if board.can_play(c)]
+        for c in cols:
+            if wins_now(board, c, me):
+                return c
+        for c in cols:
+            if wins_now(board, c, 3 - me):
+                return c
+        return cols[0]
+
+
+def playout(board: Board, rng: random.Random) -> int:
+    """Random moves to the end of the game; returns over() and restores the board."""
+    played = 0
+    w, h, heights = board.w, board.h, board.heights
+    while not board.over():
+        c = rng.randrange(w)
+        while heights[c] >= h:
+            c = rng.randrange(w)
+        board.play(c)
+        played += 1
+    result = int(board.over())
+    for _ in range(played):
+        board.undo()
+    return result
+
+
+class MonteCarlo:
+    """``playouts`` random games after each legal move; the best score share wins (win 1,
+    draw 1/2), ties to the more central column.  A winning move is taken at once."""
+
+    def __init__(self, playouts: int = 200, seed: int = 0) -> None:
+        if playouts < 1:
+            raise ValueError("mc playouts must be >= 1, not %d" % playouts)
+        self.playouts, self.seed = playouts, seed
+        self.name = "mc:%d" % playouts
+
+    def choose(self, board: Board) -> int:
+        me = 1 + (board.n & 1)
+        rng = _rng(self.seed, board, "mc")
+        best, best_col = -1.0, -1
+        for c in board.order:
+            if not board.can_play(c):
+                continue
+            if wins_now(board, c, me):
+                return c
+            board.play(c)
+            total = 0
+            for _ in range(self.playouts):
+                r = playout(board, rng)
+                total += 2 if r == me else 1 if r == 3 else 0
+            board.undo()
+            share = total / (2.0 * self.playouts)
+            if share > best:
+                best, best_col = share, c
+        return best_col
+
+
+class Perfect:
+    """Exact play with cmsolve.Solver (only cheap on small boards): the first move, in
+    centre-out order, that keeps the game-theoretic score."""
+
+    name = "perfect"
+
+    def __init__(self, seed: int = 0, tt_bytes: int = 1 << 20) -> None:
+        self.seed, self.tt_bytes = seed, tt_bytes
+
+    def choose(self, board: Board) -> int:
+        s = cmsolve.Solver(board, self.tt_bytes)
+        return int(s.best_move(s.solve()))
+
+
+KINDS = ("engine", "level", "random", "greedy", "mc", "perfect")
+
+
+def parse_spec(spec: str) -> tuple[str, list[int]]:
+    """Check a player spec (see the module doc); returns (kind, integer arguments)."""
+    parts = spec.strip().lower().split(":")
+    kind = parts[0]
+    try:
+        nums = [int(x) for x in parts[1:]]
+    except ValueError:
+        raise ValueError("bad player %r: arguments must be integers" % spec) from None
+    nargs = {"engine": (1, 2), "level": (1, 1), "mc": (0, 1), "random": (0, 0),
+             "greedy": (0, 0), "perfect": (0, 0)}
+    if kind not in nargs:
+        raise ValueError("bad player %r: expected one of engine:D[:MS], level:L, random, "
+                         "greedy, mc[:N], perfect" % spec)
+    lo, hi = nargs[kind]
+    if not lo <= len(nums) <= hi:
+        raise ValueError("bad player %r: %s takes %d to %d ':' arguments" % (spec, kind, lo, hi))
+    if kind == "engine" and (nums[0] < 1 or len(nums) > 1 and nums[1] < 0):
+        raise ValueError("bad player %r: depth must be >= 1, ms >= 0" % spec)
+    if kind == "level" and not 1 <= nums[0] <= len(cmlevels.LEVELS):
+        raise ValueError("bad player %r: levels are 1..%d" % (spec, len(cmlevels.LEVELS)))
+    if kind == "mc" and nums and nums[0] < 1:
+        raise ValueError("bad player %r: playouts must be >= 1" % spec)
+    return kind, nums
+
+
+def canonical(spec: str) -> str:
+    """The spec in normal form (lower case, no spaces): the name used in CSVs and plots."""
+    kind, nums = parse_spec(spec)
+    return ":".join([kind] + [str(x) for x in nums])
+
+
+def make_player(spec: str, seed: int = 0) -> Player:
+    """A player from a spec such as ``engine:4``, ``level:2``, ``random``, ``mc:200``."""
+    kind, nums = parse_spec(spec)
+    name = canonical(spec)
+    if kind == "engine":
+        return Engine(nums[0], nums[1] if len(nums) > 1 else 0, seed=seed, name=name)
+    if kind == "level":
+        depth, ms = cmlevels.LEVELS[nums[0] - 1]
+        return Engine(depth, ms, seed=seed, name=name)
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "greedy":
+        return Greedy(seed)
+    if kind == "mc":
+        p = MonteCarlo(nums[0] if nums else 200, seed)
+        p.name = name
+        return p
+    return Perfect(seed)
+
+
+def play_game(w: int, h: int, m: int, first: Player, second: Player, opening: str = ""
+              ) -> tuple[int, str, list[float]]:
+    """Play one game from ``opening`` (1-based column digits, played for both sides).
+
+    Returns (result: 1 or 2 winner, 3 draw; all moves as digits; seconds spent by side 1
+    and side 2 choosing their moves).
+    """
+    b = cmboard.Board(w, h, m)
+    cmmoves.play_moves(b, opening)
+    players = (first, second)
+    spent = [0.0, 0.0]
+    while not b.over():
+        side = b.n & 1
+        t0 = time.perf_counter()
+        col = players[side].choose(b)
+        spent[side] += time.perf_counter() - t0
+        if not b.can_play(col):
+            raise RuntimeError("%s chose illegal column %r after %r"
+                               % (players[side].name, col, cmmoves.moves(b)))
+        b.play(col)
+    return int(b.over()), cmmoves.moves(b), spent

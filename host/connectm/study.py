@@ -1,0 +1,304 @@
+"""``connectm bench --study``: how much each part of the search saves, in nodes.
+
+On fixed positions, count the nodes (moves tried, leaves included: cmsearch's count) at
+depths 1..N of four searches with the engine's leaf evaluation:
+
+    minimax      plain negamax, every move (the reference, recursive: host code)
+    ab-left      alpha-beta, columns left to right
+    ab-centre    alpha-beta, the board's centre-out order
+    engine       cmsearch.Search: iterative deepening 1..d + TT + best move first
+
+and fit nodes = a * b**depth (least squares on log nodes) for the effective branching
+factor b.  Also nodes per second of the engine and the share of its time spent in the
+evaluation (Board.leaf, and Board._update: the incremental heuristic in play/undo/leaf).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import math
+import pstats
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from connectm import fw
+
+fw.load()
+
+import cmboard  # noqa: E402
+import cmmoves  # noqa: E402
+import cmsearch  # noqa: E402
+
+Board = Any
+INF = 1 << 29
+WIN = cmboard.WIN
+VARIANTS = ("minimax", "ab-left", "ab-centre", "engine")
+TESTSET = "Test_L2_R1"
+TT_BYTES = 1 << 18
+
+
+@dataclass
+class Position:
+    name: str
+    w: int
+    h: int
+    m: int
+    moves: str
+
+    def board(self, keys: int = 1) -> Board:
+        b = cmboard.Board(self.w, self.h, self.m, keys)
+        cmmoves.play_moves(b, self.moves)
+        return b
+
+
+@dataclass
+class Result:
+    position: str
+    variant: str
+    depth: int
+    nodes: int
+    score: int
+    seconds: float
+
+
+@dataclass
+class Fit:
+    a: float
+    b: float
+    points: int = 0
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def negamax(b: Board, depth: int, alpha: int, beta: int, order: list[int], prune: bool,
+            count: list[int]) -> int:
+    """Score for the side to move of a position that is not over, ``depth`` >= 1 plies deep,
+    exactly as cmsearch scores it (leaf() at the last ply, wins by disc count).  With
+    ``prune`` fail-hard alpha-beta inside (alpha, beta); count[0] += moves tried."""
+    best = -INF
+    size, h = b.size, b.h
+    for col in order:
+        if b.heights[col] >= h:
+            continue
+        count[0] += 1
+        if depth == 1:
+            s = b.leaf(col)
+        else:
+            b.play(col)
+            if b.won:
+                s = WIN * ((size + 2 - b.n) // 2)
+            elif b.n == size:
+                s = 0
+            else:
+                s = -negamax(b, depth - 1, -beta, -alpha, order, prune, count)
+            b.undo()
+        if s > best:
+            best = s
+            if prune and s > alpha:
+                alpha = s
+                if s >= beta:
+                    break
+    return best
+
+
+def search_variant(b: Board, variant: str, depth: int) -> tuple[int, int]:
+    """(nodes, score) of one variant at one depth from the position."""
+    if variant == "engine":
+        s = cmsearch.Search(b, TT_BYTES)
+        s.go(depth)
+        return int(s.nodes), int(s.score)
+    order = list(b.order) if variant == "ab-centre" else list(range(b.w))
+    count = [0]
+    score = negamax(b, depth, -INF, INF, order, variant != "minimax", count)
+    return count[0], score
+
+
+def positions(testset: Path | None, n_testset: int = 2) -> list[Position]:
+    """Empty 5x4 c4, empty 7x6 c4 and the first ``n_testset`` positions of the test set
+    (read now: ``<moves> <score>`` a line, 7x6 connect 4)."""
+    out = [Position("5x4 empty", 5, 4, 4, ""), Position("7x6 empty", 7, 6, 4, "")]
+    if testset is None:
+        return out
+    if not testset.is_file():
+        print("study: %s not found: the mid-game positions are left out" % testset)
+        return out
+    for line in testset.read_text().splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if len(out) - 2 >= n_testset:
+            break
+        k = len(out) - 1
+        print("study: position %s#%d = %s (%d plies, exact score %s)"
+              % (testset.name, k, parts[0], len(parts[0]), parts[1] if len(parts) > 1 else "?"))
+        out.append(Position("7x6 %s#%d" % (testset.name[5:], k), 7, 6, 4, parts[0]))
+    return out
+
+
+def default_testset() -> Path:
+    return fw.firmware_dir().parent.parent / "shared" / "testsets" / TESTSET
+
+
+def measure(pos: Position, variants: list[str], max_depth: int, limit_s: float,
+            log: Callable[[str], None] = print) -> list[Result]:
+    """Every variant from depth 1 up; a variant stops deepening once one depth took more
+    than ``limit_s`` seconds (the next would take b times longer)."""
+    out = []
+    b = pos.board()
+    for v in variants:
+        for d in range(1, min(max_depth, b.size - b.n) + 1):
+            t0 = time.perf_counter()
+            nodes, score = search_variant(b, v, d)
+            dt = time.perf_counter() - t0
+            out.append(Result(pos.name, v, d, nodes, score, dt))
+            log("  %-22s %-9s depth %2d  %10d nodes  %7.2fs  score %d"
+                % (pos.name, v, d, nodes, dt, score))
+            if dt > limit_s:
+                break
+    return out
+
+
+def fit(results: list[Result], min_depth: int = 2) -> Fit:
+    """nodes = a * b**depth: least squares of log(nodes) on depth (depths >= min_depth when
+    there are at least two, the first ply being all leaves)."""
+    pts = [(r.depth, math.log(r.nodes)) for r in results if r.nodes > 0]
+    if len([p for p in pts if p[0] >= min_depth]) >= 2:
+        pts = [p for p in pts if p[0] >= min_depth]
+    if len(pts) < 2:
+        return Fit(float("nan"), float("nan"), len(pts))
+    n = len(pts)
+    mx = sum(p[0] for p in pts) / n
+    my = sum(p[1] for p in pts) / n
+    sxx = sum((p[0] - mx) ** 2 for p in pts)
+    sxy = sum((p[0] - mx) * (p[1] - my) for p in pts)
+    slope = sxy / sxx
+    return Fit(math.exp(my - slope * mx), math.exp(slope), n)
+
+
+def profile_engine(pos: Position, depth: int) -> dict[str, float]:
+    """Engine nodes/s (plain run) and the evaluation's share of the time (cProfile run)."""
+    b = pos.board()
+    s = cmsearch.Search(b, TT_BYTES)
+    t0 = time.perf_counter()
+    s.go(depth)
+    dt = time.perf_counter() - t0
+    nodes = int(s.nodes)
+    prof = cProfile.Profile()
+    s = cmsearch.Search(b, TT_BYTES)
+    prof.enable()
+    s.go(depth)
+    prof.disable()
+    st: Any = pstats.Stats(prof)
+    total = 0.0
+    leaf_cum = update_tot = 0.0
+    for (fname, _line, func), (_cc, _nc, tt, ct, _callers) in st.stats.items():
+        total += tt
+        if fname.endswith("cmboard.py") and func == "leaf":
+            leaf_cum = ct
+        if fname.endswith("cmboard.py") and func == "_update":
+            update_tot = tt
+    return {"nodes": nodes, "seconds": dt, "nps": nodes / dt if dt else float("nan"),
+            "leaf_share": leaf_cum / total if total else float("nan"),
+            "update_share": update_tot / total if total else float("nan")}
+
+
+def plot(results: list[Result], fits: dict[tuple[str, str], Fit], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(r.position for r in results))
+    cols = min(2, len(names))
+    rows_n = (len(names) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_n, cols, figsize=(6 * cols, 4.2 * rows_n), squeeze=False)
+    colors = dict(zip(VARIANTS, ("tab:red", "tab:orange", "tab:blue", "tab:green")))
+    for k, name in enumerate(names):
+        ax = axes[k // cols][k % cols]
+        for v in VARIANTS:
+            rs = [r for r in results if r.position == name and r.variant == v]
+            if not rs:
+                continue
+            f = fits.get((name, v))
+            lab = v + (" (b=%.2f)" % f.b if f and not math.isnan(f.b) else "")
+            ax.plot([r.depth for r in rs], [r.nodes for r in rs], "o-", label=lab,
+                    color=colors[v])
+        ax.set_yscale("log")
+        ax.set_xlabel("depth (plies)")
+        ax.set_ylabel("nodes")
+        ax.set_title(name if len(name) < 40 else name[:37] + "...", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    for k in range(len(names), rows_n * cols):
+        axes[k // cols][k % cols].axis("off")
+    fig.suptitle("Nodes per depth: minimax vs alpha-beta vs engine (log scale)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("--study (node counts of minimax, alpha-beta and the engine)")
+    g.add_argument("--study", action="store_true",
+                   help="run the search study instead of the benchmark")
+    g.add_argument("--study-depth", type=int, default=7,
+                   help="deepest depth (default %(default)s)")
+    g.add_argument("--study-limit", type=float, default=3.0, metavar="SECONDS",
+                   help="stop deepening a variant after a depth that took longer (default "
+                   "%(default)s)")
+    g.add_argument("--study-testset", default=None,
+                   help="test set for the mid-game positions (default ../shared/testsets/"
+                   + TESTSET + ")")
+    g.add_argument("--study-png", default="study.png", help="plot (default %(default)s)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    if args.study_depth < 1:
+        raise ValueError("--study-depth must be >= 1")
+    testset = Path(args.study_testset) if args.study_testset else default_testset()
+    pos_list = positions(testset)
+    results: list[Result] = []
+    for pos in pos_list:
+        results += measure(pos, list(VARIANTS), args.study_depth, args.study_limit)
+    fits = {}
+    table = Table(title="Nodes at the deepest depth every variant reached")
+    btab = Table(title="Effective branching factor b (nodes = a * b^depth, depths >= 2)")
+    for t in (table, btab):
+        t.add_column("position")
+        t.add_column("depth" if t is table else "depths", justify="right")
+        for v in VARIANTS:
+            t.add_column(v, justify="right")
+    for pos in pos_list:
+        mine = [r for r in results if r.position == pos.name]
+        d = min(max((r.depth for r in mine if r.variant == v), default=0) for v in VARIANTS)
+        counts = []
+        for v in VARIANTS:
+            fits[(pos.name, v)] = fit([r for r in mine if r.variant == v])
+            counts.append(str(next((r.nodes for r in mine if r.variant == v and r.depth == d),
+                                   "-")))
+        table.add_row(pos.name, str(d), *counts)
+        btab.add_row(pos.name, "1-%d" % max(r.depth for r in mine),
+                     *["%.2f" % fits[(pos.name, v)].b for v in VARIANTS])
+    con = Console()
+    con.print(table)
+    con.print(btab)
+    ptab = Table(title="Engine speed (CPython) and the evaluation's share of the time")
+    for c in ("position", "depth", "nodes", "nodes/s", "leaf() share", "_update share"):
+        ptab.add_column(c, justify="right" if c != "position" else "left")
+    for pos in pos_list:
+        ds = [r.depth for r in results if r.position == pos.name and r.variant == "engine"]
+        d = max(ds) if ds else 1
+        pr = profile_engine(pos, d)
+        ptab.add_row(pos.name, str(d), "%d" % pr["nodes"], "%.0f" % pr["nps"],
+                     "%.0f%%" % (100 * pr["leaf_share"]), "%.0f%%" % (100 * pr["update_share"]))
+    con.print(ptab)
+    con.print("leaf() share: time inside Board.leaf (the leaf evaluation, incl. its _update); "
+              "_update share: all incremental heuristic/window updates (play, undo, leaf); "
+              "shares of a cProfile run, which inflates call overhead.")
+    plot(results, fits, Path(args.study_png))
+    print("wrote", args.study_png)
+    return 0

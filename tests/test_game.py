@@ -1,0 +1,190 @@
+"""cmgame on CPython with a fake display: menu -> a full game -> end -> next game, scores,
+what the display shows, restore, bad input, and random key presses."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator
+
+import pytest
+
+from connectm import fw
+
+
+class Disp:
+    """A fake display: a grid of brightness values, the shown frames' count, the texts."""
+
+    def __init__(self, w: int = 5, h: int = 5) -> None:
+        self.g = [[0] * w for _ in range(h)]
+        self.shows = 0
+        self.texts: list[str] = []
+
+    def px(self, x: int, y: int, v: int) -> None:
+        assert 0 <= v <= 9
+        self.g[y][x] = v
+
+    def show(self) -> None:
+        self.shows += 1
+
+    def text(self, s: str) -> None:
+        self.texts.append(s)
+
+
+@pytest.fixture
+def game() -> Iterator[Any]:
+    fw.load()
+    import importlib
+
+    import cmgame
+
+    importlib.reload(cmgame)
+    yield cmgame
+
+
+def start(g: Any, w: int = 5, h: int = 4) -> Disp:
+    d = Disp(w, h + 1)
+    g.init(d, w, h)
+    return d
+
+
+def keys(g: Any, seq: str) -> None:
+    for k in seq:
+        g.key(k)
+
+
+def test_menu_level_and_start(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    d = start(game)
+    assert game.st == 0 and game.lv == 0
+    assert d.g[4] == [9, 0, 0, 0, 0]  # the level bar
+    keys(game, "rrrrrrl")  # clamps at the last level, then one back
+    assert game.lv == 3
+    assert d.g[4] == [9, 9, 9, 9, 0]
+    keys(game, "lll")
+    game.key("d")  # the human starts the first game
+    assert game.st == 1 and game.hp == 1 and game.b.n == 0
+    assert game.cur == 2
+
+
+def test_full_game_end_and_next(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    import cmmoves
+
+    d = start(game)
+    saves: list[str] = []
+    game.sv = saves.append
+    game.key("d")  # level 1 (depth 1): the human plays
+    while game.st == 1:
+        n = game.b.n
+        # drop in the leftmost playable column, moving the cursor there with 'l'/'r'
+        col = next(c for c in range(5) if game.b.can_play(c))
+        while game.cur != col:
+            game.key("l" if game.cur > col else "r")
+        game.key("d")
+        assert game.b.n in (n + 1, n + 2)  # the human's move and at most one reply
+    r = game.b.over()
+    assert r in (1, 2, 3)
+    out = capsys.readouterr().out.splitlines()
+    blines = [ln for ln in out if ln.startswith("B ")]
+    assert len(blines) == game.b.n  # one line per move
+    assert blines[-1] == "B 5x4 lv=1 you=1 moves=%s turn=%d over=%d" % (
+        cmmoves.moves(game.b), 1 + (game.b.n & 1), r)
+    i = 0 if r == 3 else 1 if r == 1 else 2
+    assert d.texts == ["DWL"[i] + " %d-%d-%d" % tuple(game.sc[0:3])]
+    assert sum(game.sc) == 1 and game.sc[2 if r == 3 else 0 if r == 1 else 1] == 1
+    assert len(saves) == game.b.n and saves[-1].split()[2] == cmmoves.moves(game.b)
+    if r != 3:
+        assert len(game.line) >= 4
+        cells = game.b.cells
+        assert len({cells[c] for c in game.line}) == 1
+        # the line blinks: off in the blink-on phase, lit in the other
+        game.tick(256)
+        x, row = divmod(game.line[0], 4)
+        assert d.g[4 - row][x] == 0
+        game.tick(512)
+        assert d.g[4 - row][x] in (3, 9)
+    # l/r do nothing at the end; a drop starts the next game, the computer starts it
+    keys(game, "lr")
+    assert game.st == 2
+    game.key("d")
+    assert game.st == 1 and game.hp == 2 and game.b.n == 1
+    col = game.b.hist[0]
+    assert d.g[4][col] == 3  # the computer's disc is dim
+    assert game.b.over() == 0
+
+
+def test_display_pixels(game: Any) -> None:
+    d = start(game)
+    game.key("d")
+    game.key("1")  # the human drops in column 1, the computer replies
+    assert game.b.cells[0] == 1
+    assert d.g[4][0] == 9
+    reply = game.b.hist[1]
+    assert d.g[4 - (reply == 0)][reply] == 3
+    # the cursor blinks on row 0
+    game.tick(256)
+    assert d.g[0][game.cur] == 9
+    game.tick(512)
+    assert d.g[0] == [0] * 5
+
+
+def test_bad_input(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    start(game)
+    keys(game, "x7?")
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and all(ln.startswith("E ") for ln in out)
+    game.key("d")
+    game.key("9")  # no column 9 on 5x4
+    game.key(" ")
+    assert game.b.n == 0
+    assert capsys.readouterr().out.count("\n") == 1
+
+
+def test_full_column(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    start(game)
+    game.key("d")
+    game.load("0 1 1111 " + " ".join(["0"] * 15))
+    assert game.st == 1 and game.b.heights[0] == 4
+    n = game.b.n
+    capsys.readouterr()
+    game.key("1")
+    assert game.b.n == n
+    assert capsys.readouterr().out.startswith("E full")
+
+
+def test_restore(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    start(game)
+    sc = [1, 2, 3] + [0] * 12
+    game.load("2 2 334 " + " ".join(map(str, sc)))
+    assert (game.lv, game.hp, list(game.sc)) == (2, 2, sc)
+    assert game.st == 1 and game.b.n == 3  # the human (2nd player) to move
+    game.load("0 1 1212121 " + " ".join(["0"] * 15))
+    assert game.st == 2 and game.b.over() == 1 and len(game.line) == 4
+    for bad in ["", "junk", "9 1 - " + "0 " * 15, "0 1 66 " + "0 " * 15, "0 1 - 1 2"]:
+        game.load(bad)
+        assert game.st == 0 and game.b.n == 0
+        assert capsys.readouterr().out.startswith("E bad save")
+
+
+def test_restore_computer_to_move(game: Any) -> None:
+    start(game)
+    game.load("0 1 3 " + " ".join(["0"] * 15))  # a reset during the computer's search
+    assert game.b.n == 2 and game.st == 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_keys(game: Any, seed: int, capsys: pytest.CaptureFixture[str]) -> None:
+    rnd = random.Random(seed)
+    d = start(game)
+    alphabet = "lrdd123456x "
+    for _ in range(400):
+        st, n, hp = game.st, game.b.n, game.hp
+        k = rnd.choice(alphabet)
+        game.key(k)
+        game.tick(rnd.randrange(10000))
+        if st == 1:
+            # never a double move: at most the human's disc and one reply
+            assert game.b.n - n in (0, 1, 2)
+            if game.b.n > n and game.b.over() == 0:
+                assert 1 + (game.b.n & 1) == hp  # the human to move again
+        for row in d.g:
+            assert all(0 <= v <= 9 for v in row)
+    assert sum(game.sc) >= 1
