@@ -1,0 +1,103 @@
+"""``connectm bench``: search speed and time to depth on fixed positions, the exact solver's
+mean nodes and time on the shared test sets, and (``--device``) nodes per virtual second on
+the emulated micro:bit v1 under ``-icount shift=6``, where ``ticks_ms()`` is deterministic."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from connectm import engine, fw
+
+# (size, connect, moves, depth): the empty boards and a middle-game 7x6 position.
+POSITIONS = [("7x6", 4, "", 9), ("7x6", 4, "4453", 9), ("7x6", 4, "44444123", 9),
+             ("5x4", 4, "", 10)]
+TESTSETS = Path(__file__).resolve().parents[2].parent / "shared" / "testsets"
+
+# Runs on the device: the biggest module first, or the heap runs out (see tests/test_engine).
+DEVICE_CODE = """import cmsearch
+import cmboard
+import cmlines
+import utime
+b = cmboard.Board(5, 4, 4, 0)
+s = cmsearch.Search(b)
+t = utime.ticks_ms()
+s.go(%d)
+print(s.nodes, utime.ticks_diff(utime.ticks_ms(), t))
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--limit", type=int, default=0, help="test-set lines to solve (0: all)")
+    p.add_argument("--device", action="store_true",
+                   help="also measure the emulated micro:bit v1 (QEMU, -icount shift=6)")
+
+
+def search_speed() -> None:
+    import cmsearch
+
+    print("search (CPython %s): nodes/s by iterative deepening" % sys.version.split()[0])
+    print("%-20s %5s %9s %9s %10s %6s" % ("position", "tt", "depth", "nodes", "ms", "knps"))
+    for size, m, moves, depth in POSITIONS:
+        for tt in (0, engine.TT_BYTES):
+            board = engine.position(size, m, moves)
+            s = cmsearch.Search(board, tt)
+            t0 = time.perf_counter()
+            s.go(depth)
+            ms = (time.perf_counter() - t0) * 1000
+            print("%-20s %5s %9d %9d %10.1f %6.0f" % (
+                "%s c%d %s" % (size, m, moves or "(empty)"), "on" if tt else "off",
+                s.depth, s.nodes, ms, s.nodes / ms))
+
+
+def solver_means(limit: int) -> None:
+    import cmmoves
+    import cmsolve
+
+    for name, pons in (("Test_L3_R1", 51), ("Test_L2_R1", 449)):
+        path = TESTSETS / name
+        if not path.exists():
+            print("%s: not found at %s" % (name, path))
+            continue
+        lines = [x.split() for x in path.read_text().splitlines() if x.strip()]
+        lines = lines[:limit] if limit else lines
+        nodes = 0
+        wrong = 0
+        t0 = time.perf_counter()
+        for moves, score in lines:
+            board = engine.position("7x6", 4)
+            cmmoves.play_moves(board, moves)
+            solver = cmsolve.Solver(board, 1 << 19)
+            wrong += solver.solve() != int(score)
+            nodes += solver.nodes
+        ms = (time.perf_counter() - t0) * 1000 / len(lines)
+        print("solve %s: %d positions, %d wrong, mean nodes %.1f (Pons %d), mean %.2f ms"
+              % (name, len(lines), wrong, nodes / len(lines), pons, ms))
+
+
+def device_speed() -> None:
+    tools = Path(__file__).resolve().parents[2] / "tools"
+    sys.path.insert(0, str(tools))
+    from emulator import Microbit  # type: ignore[import-not-found]
+
+    from connectm.minify import strip_source
+
+    with Microbit(icount=True) as mb:
+        for name in ("cmsearch", "cmboard", "cmlines"):
+            mb.put(name + ".py", strip_source((fw.firmware_dir() / (name + ".py")).read_text()))
+        for depth in (4, 6, 8):
+            mb.soft_reset()
+            nodes, ms = (int(x) for x in mb.exec(DEVICE_CODE % depth, timeout=600).split())
+            print("micro:bit v1 (QEMU -icount shift=6), 5x4 c4 depth %d: %d nodes in %d "
+                  "virtual ms = %.0f nodes/s" % (depth, nodes, ms, nodes * 1000 / max(1, ms)))
+
+
+def run(args: argparse.Namespace) -> int:
+    fw.load()
+    search_speed()
+    solver_means(args.limit)
+    if args.device:
+        device_speed()
+    return 0
