@@ -80,7 +80,7 @@ def solver_means(limit: int) -> None:
 def device_speed() -> None:
     tools = Path(__file__).resolve().parents[2] / "tools"
     sys.path.insert(0, str(tools))
-    from emulator import Microbit  # type: ignore[import-not-found]
+    from emulator import Microbit
 
     from connectm.minify import strip_source
 
