@@ -18,7 +18,10 @@ class Board:
         if not 3 <= m <= max(w, h):
             raise SizeError('connect %d out of range for %dx%d: must be 3..%d'
                             % (m, w, h, max(w, h)))
-        self.w, self.h, self.m, self.size = w, h, m, w * h
+        self.w = w
+        self.h = h
+        self.m = m
+        self.size = w * h
         self.cells = bytearray(w * h)  # 0 empty, 1 or 2
         self.heights = bytearray(w)
         self.hist = bytearray(w * h)  # the columns played, in order
@@ -73,7 +76,11 @@ class Board:
         # p's disc at cell enters (step 1), leaves (-1) or is only tried (0) in every window
         # through cell. Returns the score change for p (the same expression before an add and
         # after a remove) and sets self.hit when the disc completes a window.
-        cnt, wt, m = self.cnt, self.wt, self.m
+        # One name per assignment: the micro:bit's compiler builds a tuple (allocates) for
+        # `a, b = x, y`, which would break the no-allocation-per-node rule.
+        cnt = self.cnt
+        wt = self.wt
+        m = self.m
         mine = (p - 1) * self.nwin
         theirs = self.nwin - mine
         d = hit = 0

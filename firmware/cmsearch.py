@@ -57,12 +57,21 @@ class Search:
         return self.move
 
     def _root(self, target, max_nodes, max_ms, t0):
-        b, tt = self.b, self.tt
-        alpha, beta, best = self.alpha, self.beta, self.best
-        bestcol, nxt, first = self.bestcol, self.next, self.first
-        # At most three names per assignment: MicroPython builds a tuple (allocates) for more.
-        order, heights = b.order, b.heights
-        h, w, size = b.h, b.w, b.size
+        b = self.b
+        tt = self.tt
+        # One name per assignment: the micro:bit's compiler builds a tuple (allocates) for
+        # `a, b = x, y`, which would break the no-allocation-per-node rule.
+        alpha = self.alpha
+        beta = self.beta
+        best = self.best
+        bestcol = self.bestcol
+        nxt = self.next
+        first = self.first
+        order = b.order
+        heights = b.heights
+        h = b.h
+        w = b.w
+        size = b.size
         seed = self.seed
         ties = ply = 0
         nodes = self.nodes

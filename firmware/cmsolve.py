@@ -37,7 +37,8 @@ class Solver:
     def solve(self):
         # Exact score of the position for the side to move (the game must not be over).
         b = self.b
-        n, size = b.n, b.size
+        n = b.n
+        size = b.size
         if cmthreats.can_win(b):
             return (size + 1 - n) // 2
         lo = -((size - n) // 2)
@@ -81,7 +82,9 @@ class Solver:
         # it is known without children, else set up its moves and return PUSHED.
         b = self.b
         self.nodes += 1
-        n, w, size = b.n, b.w, b.size
+        n = b.n
+        w = b.w
+        size = b.size
         k = cmthreats.safe_moves(b, self.moves, ply * w, self.rank)
         if k == 0:
             return -((size - n) // 2)  # every move lets the opponent win at once
@@ -111,10 +114,15 @@ class Solver:
         return PUSHED
 
     def _negamax(self, alpha, beta):
-        b, tt = self.b, self.tt
-        # At most three names per assignment: MicroPython builds a tuple (allocates) for more.
-        alphas, betas = self.alpha, self.beta
-        moves, count, nxt = self.moves, self.count, self.next
+        b = self.b
+        tt = self.tt
+        # One name per assignment: the micro:bit's compiler builds a tuple (allocates) for
+        # `a, b = x, y`, which would break the no-allocation-per-node rule.
+        alphas = self.alpha
+        betas = self.beta
+        moves = self.moves
+        count = self.count
+        nxt = self.next
         w = b.w
         score = self._enter(0, alpha, beta)
         if score != PUSHED:

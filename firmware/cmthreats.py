@@ -3,7 +3,8 @@
 
 def wins_at(b, cell, p):
     # Would p complete a line with a disc on this empty cell?
-    cnt, m1 = b.cnt, b.m - 1
+    cnt = b.cnt
+    m1 = b.m - 1
     mine = (p - 1) * b.nwin
     for k in range(b.wstart[cell], b.wstart[cell + 1]):
         wid = b.wins[k]
@@ -16,7 +17,8 @@ def threats_after(b, col):
     # How many windows col would bring one disc short of a line for the side to move. The
     # threats it held before are the same whatever it plays, so they need not be counted.
     cell = col * b.h + b.heights[col]
-    cnt, m = b.cnt, b.m
+    cnt = b.cnt
+    m = b.m
     mine = (b.n & 1) * b.nwin
     t = 0
     for k in range(b.wstart[cell], b.wstart[cell + 1]):
@@ -37,7 +39,9 @@ def can_win(b):
 def safe_moves(b, moves, base, rank):
     # Writes the moves that do not hand the opponent a win at once into moves[base:], most
     # new threats first, ties in centre-out order; returns how many (0: the game is lost).
-    w, h, heights = b.w, b.h, b.heights
+    w = b.w
+    h = b.h
+    heights = b.heights
     q = 2 - (b.n & 1)  # the opponent
     forced = 255
     for c in range(w):

@@ -168,13 +168,7 @@ def test_solver_sample_is_exact_everywhere(interp: str, request: pytest.FixtureR
     assert [int(x) for x in out.split()] == [score for _, score in cases]
 
 
-OLD_VM_ALLOCATES = pytest.mark.xfail(
-    strict=True, reason="MicroPython 1.9.2 raises MemoryError under heap_lock inside Board's "
-    "methods (not in 1.27); not yet bisected to the allocating operation")
-
-
-@pytest.mark.parametrize("interp", ["mpy-wasm",
-                                    pytest.param("microbit-v1", marks=OLD_VM_ALLOCATES)])
+@pytest.mark.parametrize("interp", ["mpy-wasm", "microbit-v1"])
 def test_search_allocates_nothing_per_node(interp: str, request: pytest.FixtureRequest) -> None:
     # heap_lock makes every allocation raise MemoryError: a full depth-8 search on 5x4 must
     # run through without one (CPython has no such lock, so it is not a case here).
