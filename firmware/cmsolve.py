@@ -139,24 +139,26 @@ class Solver:
                     continue
                 b.undo()
                 score = -score
+                if score < betas[ply]:
+                    if score > alphas[ply]:
+                        alphas[ply] = score
+                    continue
+                bound = LOWER  # a cutoff: the score is a lower bound of this node
             else:
-                # No move reached beta: alpha is an upper bound of this node.
                 score = alphas[ply]
+                bound = UPPER  # no move reached beta: alpha is an upper bound
+            # The node at ply is done: keep its bound, then fold its score into the parent,
+            # where it may cut off in turn.
+            while True:
                 if tt:
-                    tt.store(b.h1, b.h2, 0, UPPER, 0, score)
+                    tt.store(b.h1, b.h2, 0, bound, 0, score)
                 if ply == 0:
                     return score
                 ply -= 1
                 b.undo()
                 score = -score
-            # Fold the child's score into the node at ply; a cutoff passes up at once.
-            while score >= betas[ply]:
-                if tt:
-                    tt.store(b.h1, b.h2, 0, LOWER, 0, score)
-                if ply == 0:
-                    return score
-                ply -= 1
-                b.undo()
-                score = -score
-            if score > alphas[ply]:
-                alphas[ply] = score
+                if score < betas[ply]:
+                    if score > alphas[ply]:
+                        alphas[ply] = score
+                    break
+                bound = LOWER

@@ -348,16 +348,10 @@ class Device:
         try:
             self.t.fs_writefile(item.name, item.data, chunk_size=chunk,
                                 progress_callback=progress)
-        except OSError as e:
-            if e.errno == 28:  # ENOSPC, converted by mpremote
-                self.remove([item.name])
-                raise DeployError(
-                    "the board's filesystem is full while writing %s (%d bytes)"
-                    % (item.name, len(item.data))
-                ) from None
-            raise self.lost(what, e) from None
-        except TransportError as e:
-            if "storage space" in str(getattr(e, "error_output", e)):
+        except (OSError, TransportError) as e:
+            # ENOSPC comes as OSError 28 (converted by mpremote) or as the device's own words.
+            if getattr(e, "errno", None) == 28 or \
+                    "storage space" in str(getattr(e, "error_output", e)):
                 self.remove([item.name])
                 raise DeployError(
                     "the board's filesystem is full while writing %s (%d bytes)"
