@@ -7,8 +7,10 @@ class MoveError(ValueError):
 
 
 def play_moves(b, text):
-    # All or nothing: a bad move undoes the ones this call played, then raises MoveError.
+    # All or nothing: a bad move undoes the ones this call played and puts back the history
+    # bytes they overwrote, then raises MoveError.
     done = 0
+    hist = bytes(b.hist)
     try:
         for ch in text:
             col = ord(ch) - 49
@@ -23,6 +25,7 @@ def play_moves(b, text):
     except MoveError:
         for _ in range(done):
             b.undo()
+        b.hist[:] = hist
         raise
 
 

@@ -34,5 +34,7 @@ def test_value_error_is_one_line(
     fake.register = register  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "connectm.cmd_boom", fake)
     monkeypatch.setattr(cli, "COMMANDS", cli.COMMANDS + ["boom"])
+    cli.build_parser.cache_clear()  # the parser is built once per process
+    monkeypatch.setattr(cli, "build_parser", cli.build_parser.__wrapped__)
     assert cli.main(["boom"]) == 2
     assert capsys.readouterr().err == "connectm: error: bad board size 99x1\n"

@@ -8,16 +8,27 @@ module does not exist (yet) are skipped.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
+from typing import NoReturn
 
 from connectm import __version__
 
 COMMANDS = ["play", "search", "solve", "perft", "bench", "deploy", "tournament"]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors in one line (the subcommands' parsers are of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, "connectm: error: %s (see %s --help)\n" % (message, self.prog))
+
+
+@functools.lru_cache(maxsize=1)
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="connectm", description="Connect-M game engine")
+    """The parser, built once: a process that runs many commands (tests) reuses it."""
+    parser = OneLineParser(prog="connectm", description="Connect-M game engine")
     parser.add_argument("--version", action="version", version="connectm " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -43,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
         status = args.func(args)
     except ValueError as e:
         print("connectm: error: %s" % " ".join(str(e).split()), file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("connectm: error: out of memory (a smaller --tt?)", file=sys.stderr)
         return 2
     return int(status or 0)
 

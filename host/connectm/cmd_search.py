@@ -15,7 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--depth", type=int, default=6, help="deepest iteration (default 6)")
     p.add_argument("--nodes", type=int, default=0, help="node budget (0: none)")
     p.add_argument("--ms", type=int, default=0, help="time budget in ms (0: none)")
-    p.add_argument("--tt", type=int, default=engine.TT_BYTES, help="table bytes (0: none)")
+    p.add_argument("--tt", type=engine.tt_bytes, default=engine.TT_BYTES,
+                   help="transposition table bytes, 0..%d (0: none)" % engine.TT_MAX)
     p.add_argument("--seed", type=int, default=0, help="pick among equal moves (0: off)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from pathlib import Path
 
@@ -15,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solve", help="exact score of a position, or check a test-set file")
     add_position_args(p)
     p.add_argument("--file", type=Path, help="test set: lines of 'MOVES SCORE' to check")
-    p.add_argument("--tt", type=int, default=engine.TT_BYTES, help="table bytes (0: none)")
+    p.add_argument("--tt", type=engine.tt_bytes, default=engine.TT_BYTES,
+                   help="transposition table bytes, 0..%d (0: none)" % engine.TT_MAX)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -39,7 +41,8 @@ def solve(size: str, connect: int, moves: str, tt: int, want_move: bool) -> dict
 
 def parse_line(line: str, lineno: int) -> tuple[str, int]:
     parts = line.split()
-    if len(parts) != 2 or not parts[0].isdigit() or not parts[1].lstrip("-").isdigit():
+    if len(parts) != 2 or not re.fullmatch(r"[0-9]+", parts[0]) or \
+            not re.fullmatch(r"-?[0-9]+", parts[1]):
         raise ValueError("line %d: expected 'MOVES SCORE', got %r" % (lineno, line.strip()))
     return parts[0], int(parts[1])
 

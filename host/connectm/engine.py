@@ -3,6 +3,7 @@ errors for everything a user can type wrong."""
 
 from __future__ import annotations
 
+import argparse
 import re
 from typing import Any
 
@@ -16,6 +17,18 @@ SizeError = cmboard.SizeError
 MoveError = cmmoves.MoveError
 
 TT_BYTES = 1 << 22  # the host's default transposition table: 4 MiB, 512 Ki slots
+TT_MAX = 1 << 30  # slot indexes stay small ints on every port
+
+
+def tt_bytes(text: str) -> int:
+    """A --tt value: bytes of transposition table, 0..TT_MAX."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number of bytes" % text) from None
+    if not 0 <= n <= TT_MAX:
+        raise argparse.ArgumentTypeError("%d is out of range 0..%d" % (n, TT_MAX))
+    return n
 
 
 def parse_size(text: str) -> tuple[int, int]:

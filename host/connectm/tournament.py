@@ -26,6 +26,9 @@ from connectm import players as P
 
 HEADER = ["size", "w", "h", "m", "side1", "side2", "game", "seed", "opening", "moves",
           "result", "winner", "plies", "seconds", "seconds1", "seconds2", "moves1", "moves2"]
+# The columns read back as numbers when a run resumes or summarises.
+NUMBERS = ["w", "h", "m", "game", "seed", "opening", "result", "winner", "plies", "seconds",
+           "seconds1", "seconds2", "moves1", "moves2"]
 BASELINES = ["random", "greedy", "mc:200"]
 LEVEL_SIZES = "5x4:4,7x6:4"
 
@@ -176,18 +179,29 @@ def read_csv(path: Path) -> list[dict[str, str]]:
         data = data[:cut]
     text = data.decode("utf-8", errors="replace")
     reader = csv.reader(io.StringIO(text))
-    header = next(reader, None)
-    if header is None:
-        return []
-    if header != HEADER:
-        raise ValueError("%s is not a tournament CSV (header %s); use another --out"
-                         % (path, ",".join(header)[:60]))
-    rows = []
-    for i, rec in enumerate(reader, 2):
-        if len(rec) != len(HEADER):
-            raise ValueError("%s line %d: %d fields, expected %d" % (path, i, len(rec),
-                                                                     len(HEADER)))
-        rows.append(dict(zip(HEADER, rec)))
+    try:
+        header = next(reader, None)
+        if header is None:
+            return []
+        if header != HEADER:
+            raise ValueError("%s is not a tournament CSV (header %s); use another --out"
+                             % (path, ",".join(header)[:60]))
+        rows = []
+        for i, rec in enumerate(reader, 2):
+            if len(rec) != len(HEADER):
+                raise ValueError("%s line %d: %d fields, expected %d"
+                                 % (path, i, len(rec), len(HEADER)))
+            row = dict(zip(HEADER, rec))
+            for name in NUMBERS:
+                try:
+                    float(row[name]) if name.startswith("seconds") else int(row[name])
+                except ValueError:
+                    raise ValueError("%s line %d: %s %r is not a number"
+                                     % (path, i, name, row[name][:20])) from None
+            rows.append(row)
+    except csv.Error as e:
+        # A damaged file (a stray carriage return, an endless field) is not a results file.
+        raise ValueError("%s line %d: not CSV (%s)" % (path, reader.line_num, e)) from None
     return rows
 
 
