@@ -27,8 +27,7 @@ from connectm import players as P
 HEADER = ["size", "w", "h", "m", "side1", "side2", "game", "seed", "opening", "moves",
           "result", "winner", "plies", "seconds", "seconds1", "seconds2", "moves1", "moves2"]
 # The columns read back as numbers when a run resumes or summarises.
-NUMBERS = ["w", "h", "m", "game", "seed", "opening", "result", "winner", "plies", "seconds",
-           "seconds1", "seconds2", "moves1", "moves2"]
+NUMBERS = ["game", "result", "plies", "seconds", "seconds1", "seconds2", "moves1", "moves2"]
 BASELINES = ["random", "greedy", "mc:200"]
 LEVEL_SIZES = "5x4:4,7x6:4"
 
