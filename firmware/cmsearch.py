@@ -10,6 +10,9 @@ from utime import ticks_ms, ticks_diff
 # Not imported from cmboard: on a micro:bit each module must compile alone, largest first.
 WIN = const(65536)  # cmboard.WIN
 INF = const(1 << 29)  # cmtt.NO_SCORE
+EXACT = const(1)  # cmtt's bounds
+LOWER = const(2)
+UPPER = const(3)
 NONE = const(255)
 
 
@@ -46,7 +49,7 @@ class Search:
         t0 = ticks_ms()
         for d in range(1, min(depth, b.size - b.n) + 1):
             # Depth 1 always completes, so there is always a move to return.
-            if not self._root(d, max_nodes * (d > 1), max_ms * (d > 1), t0):
+            if not self._root(d, max_nodes if d > 1 else 0, max_ms if d > 1 else 0, t0):
                 self.stopped = True
                 break
             self.move = self.bestcol[0]
@@ -96,7 +99,8 @@ class Search:
                 if tt:
                     # alpha on entry was -beta of the parent, which has not changed since.
                     tt.store(b.h1, b.h2, target - ply,
-                             2 if score >= beta[ply] else 1 if score > -beta[ply - 1] else 3,
+                             LOWER if score >= beta[ply] else
+                             EXACT if score > -beta[ply - 1] else UPPER,
                              bestcol[ply], score)
                 score = -score
                 ply -= 1
@@ -141,8 +145,8 @@ class Search:
                 # exact scores, and pick among them by reservoir sampling.
                 if score > best[0]:
                     ties = 1
-                    best[0] = alpha[0] = score
-                    alpha[0] -= 1
+                    best[0] = score
+                    alpha[0] = score - 1
                     bestcol[0] = col
                 elif score == best[0]:
                     ties += 1

@@ -344,3 +344,14 @@ def test_bad_moves_change_nothing(text: str, msg: str) -> None:
     with pytest.raises(cmmoves.MoveError, match=msg):
         cmmoves.play_moves(b, text)
     assert snapshot(b) == before
+
+
+def test_mirrored_constants_agree() -> None:
+    # cmsearch and cmsolve copy a few constants so that each compiles alone on a micro:bit.
+    import cmtt
+
+    assert cmsearch.WIN == cmboard.WIN
+    assert cmsearch.INF == cmtt.NO_SCORE
+    assert (cmsearch.EXACT, cmsearch.LOWER, cmsearch.UPPER) == (cmtt.EXACT, cmtt.LOWER,
+                                                               cmtt.UPPER)
+    assert (cmsolve.LOWER, cmsolve.UPPER) == (cmtt.LOWER, cmtt.UPPER)
