@@ -53,28 +53,22 @@ def search_speed() -> None:
 
 
 def solver_means(limit: int) -> None:
-    import cmmoves
-    import cmsolve
+    from connectm import cmd_solve
 
     for name, pons in (("Test_L3_R1", 51), ("Test_L2_R1", 449)):
         path = TESTSETS / name
         if not path.exists():
             print("%s: not found at %s" % (name, path))
             continue
-        lines = [x.split() for x in path.read_text().splitlines() if x.strip()]
-        lines = lines[:limit] if limit else lines
-        nodes = 0
-        wrong = 0
-        t0 = time.perf_counter()
-        for moves, score in lines:
-            board = engine.position("7x6", 4)
-            cmmoves.play_moves(board, moves)
-            solver = cmsolve.Solver(board, 1 << 19)
-            wrong += solver.solve() != int(score)
-            nodes += solver.nodes
-        ms = (time.perf_counter() - t0) * 1000 / len(lines)
+        lines = [x for x in path.read_text().splitlines() if x.strip()]
+        cases = [cmd_solve.parse_line(x, i) for i, x in enumerate(lines[:limit or None], 1)]
+        runs = [(cmd_solve.solve("7x6", 4, moves, 1 << 19, False), score)
+                for moves, score in cases]
+        wrong = sum(out["score"] != score for out, score in runs)
+        nodes = sum(out["nodes"] for out, _ in runs) / len(runs)
+        ms = sum(out["ms"] for out, _ in runs) / len(runs)
         print("solve %s: %d positions, %d wrong, mean nodes %.1f (Pons %d), mean %.2f ms"
-              % (name, len(lines), wrong, nodes / len(lines), pons, ms))
+              % (name, len(runs), wrong, nodes, pons, ms))
 
 
 def device_speed() -> None:
