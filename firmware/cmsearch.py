@@ -9,6 +9,7 @@ from utime import ticks_ms, ticks_diff
 
 # Not imported from cmboard: on a micro:bit each module must compile alone, largest first.
 WIN = const(65536)  # cmboard.WIN
+HIT = const(32768)  # cmboard.HIT
 INF = const(1 << 29)  # cmtt.NO_SCORE
 EXACT = const(1)  # cmtt's bounds
 LOWER = const(2)
@@ -25,8 +26,7 @@ class Search:
         self.beta = array.array('i', [0] * d)
         self.best = array.array('i', [0] * d)  # best score so far at each ply
         self.bestcol = bytearray(d)
-        self.next = bytearray(d)  # 0: try first[ply] next; k > 0: order[k - 1]
-        self.first = bytearray(d)  # column to try first: the table's, or the last iteration's
+        self.next = bytearray(d)  # each ply's next index into ords
         self.tt = None
         if tt_bytes:
             import cmtt
@@ -69,29 +69,61 @@ class Search:
         best = self.best
         bestcol = self.bestcol
         nxt = self.next
-        first = self.first
-        order = b.order
+        ords = b.ords
+        done = len(ords) - 1
         heights = b.heights
         h = b.h
-        w = b.w
         size = b.size
+        wstart = b.wstart
+        wins = b.wins
+        st = b.st
         seed = self.seed
         ties = ply = 0
         nodes = self.nodes
+        check = nodes + 256  # budgets are checked every 256 nodes
         alpha[0] = best[0] = -INF
         beta[0] = INF
-        nxt[0] = 0
-        first[0] = self.move
+        nxt[0] = (b.w + 1) * min(self.move, b.w)
         while True:
-            # The next child: first[ply] once, then the centre-out order.
-            col = NONE
-            while col == NONE and nxt[ply] <= w:
-                k = nxt[ply]
-                nxt[ply] = k + 1
-                c = order[k - 1] if k else first[ply]
-                if c != NONE and heights[c] < h and (k == 0 or c != first[ply]):
-                    col = c
-            if col == NONE:
+            if ply and ply + 1 == target:
+                # A frontier node: each child is a leaf, scored from the window gains of its
+                # cell without playing it (most nodes are leaves).
+                n = b.n
+                g = b.g2 if n & 1 else b.g1
+                v = b.score
+                if n & 1:
+                    v = -v
+                i = nxt[ply]
+                c = ords[i]
+                while c != NONE:
+                    if heights[c] < h:
+                        nodes += 1
+                        cell = c * h + heights[c]
+                        d = 0
+                        for k in range(wstart[cell], wstart[cell + 1]):
+                            d += g[st[wins[k]]]
+                        if d >= HIT:
+                            best[ply] = WIN * ((size + 1 - n) // 2)
+                            bestcol[ply] = c
+                            break
+                        d = d + v if n + 1 < size else 0
+                        if d > best[ply]:
+                            best[ply] = d
+                            bestcol[ply] = c
+                            if d >= beta[ply]:
+                                break
+                    i += 1
+                    c = ords[i]
+                c = NONE
+            else:
+                # The next child in this node's row of ords.
+                i = nxt[ply]
+                c = ords[i]
+                while c != NONE and heights[c] >= h:
+                    i += 1
+                    c = ords[i]
+                nxt[ply] = i + 1
+            if c == NONE:
                 # Every child seen, or a cutoff: the node's score goes to its parent.
                 if ply == 0:
                     break
@@ -104,41 +136,41 @@ class Search:
                              bestcol[ply], score)
                 score = -score
                 ply -= 1
-                col = b.undo()
+                c = b.undo()
             else:
                 nodes += 1
-                if nodes & 255 == 0 and (max_nodes and nodes >= max_nodes or max_ms and
-                                         ticks_diff(ticks_ms(), t0) >= max_ms):
-                    for _ in range(ply):
-                        b.undo()
-                    self.nodes = nodes
-                    return 0
-                if ply + 1 >= target:
-                    score = b.leaf(col)
+                if nodes >= check:
+                    check = nodes + 256
+                    if max_nodes and nodes >= max_nodes or max_ms and \
+                            ticks_diff(ticks_ms(), t0) >= max_ms:
+                        for _ in range(ply):
+                            b.undo()
+                        self.nodes = nodes
+                        return 0
+                b.play(c)
+                if b.won:
+                    # The mover placed a disc with n - 1 down: (size + 1 - (n - 1)) // 2.
+                    score = WIN * ((size + 2 - b.n) // 2)
+                elif b.n == size:
+                    score = 0
+                elif target == 1:
+                    score = b.score if b.n & 1 else -b.score  # the mover's view
                 else:
-                    b.play(col)
-                    if b.won:
-                        # The mover placed a disc with n - 1 down: (size + 1 - (n - 1)) // 2.
-                        score = WIN * ((size + 2 - b.n) // 2)
-                    elif b.n == size:
-                        score = 0
-                    else:
-                        score = INF
-                        f = NONE
-                        if tt:
-                            score = tt.cut(b.h1, b.h2, target - ply - 1, -beta[ply], -alpha[ply])
-                            f = tt.col
-                        if score == INF:
-                            # Descend: the child becomes the node at ply + 1.
-                            ply += 1
-                            alpha[ply] = -beta[ply - 1]
-                            beta[ply] = -alpha[ply - 1]
-                            best[ply] = -INF
-                            nxt[ply] = 0
-                            first[ply] = f
-                            continue
-                        score = -score
-                    b.undo()
+                    score = INF
+                    f = b.w
+                    if tt:
+                        score = tt.cut(b.h1, b.h2, target - ply - 1, -beta[ply], -alpha[ply])
+                        f = min(tt.col, f)
+                    if score == INF:
+                        # Descend: the child becomes the node at ply + 1.
+                        ply += 1
+                        alpha[ply] = -beta[ply - 1]
+                        beta[ply] = -alpha[ply - 1]
+                        best[ply] = -INF
+                        nxt[ply] = (b.w + 1) * f
+                        continue
+                    score = -score
+                b.undo()
             # Fold the child's score (from this node's side) into this node.
             if ply == 0 and seed:
                 # Seeded variety: keep the root window open by one so that equal moves get
@@ -147,19 +179,19 @@ class Search:
                     ties = 1
                     best[0] = score
                     alpha[0] = score - 1
-                    bestcol[0] = col
+                    bestcol[0] = c
                 elif score == best[0]:
                     ties += 1
                     seed = (seed * 75 + 74) % 65537
                     if seed % ties == 0:
-                        bestcol[0] = col
+                        bestcol[0] = c
             elif score > best[ply]:
                 best[ply] = score
-                bestcol[ply] = col
+                bestcol[ply] = c
                 if score > alpha[ply]:
                     alpha[ply] = score
                     if score >= beta[ply]:
-                        nxt[ply] = w + 1
+                        nxt[ply] = done
         self.seed = seed
         self.nodes = nodes
         return 1

@@ -1,31 +1,28 @@
 # cmthreats: immediate wins and threats, for the exact solver's move generation.
+from micropython import const
+
+HIT = const(32768)  # cmboard.HIT
 
 
 def wins_at(b, cell, p):
     # Would p complete a line with a disc on this empty cell?
-    cnt = b.cnt
-    m1 = b.m - 1
-    mine = (p - 1) * b.nwin
+    g = b.g2 if p == 2 else b.g1
     for k in range(b.wstart[cell], b.wstart[cell + 1]):
-        wid = b.wins[k]
-        if cnt[mine + wid] == m1 and cnt[b.nwin - mine + wid] == 0:
+        if g[b.st[b.wins[k]]] >= HIT:
             return 1
     return 0
 
 
 def threats_after(b, col):
-    # How many windows col would bring one disc short of a line for the side to move. The
-    # threats it held before are the same whatever it plays, so they need not be counted.
+    # How many windows col would bring one disc short of a line for the side to move: those
+    # holding m - 2 of its discs and none of the other side's. The threats it held before
+    # are the same whatever it plays, so they need not be counted.
     cell = col * b.h + b.heights[col]
-    cnt = b.cnt
-    m = b.m
-    mine = (b.n & 1) * b.nwin
-    t = 0
-    for k in range(b.wstart[cell], b.wstart[cell + 1]):
-        wid = b.wins[k]
-        if cnt[mine + wid] + 2 == m and cnt[b.nwin - mine + wid] == 0:
-            t += 1
-    return t
+    t = (b.m - 2) * (b.u if b.n & 1 else 1)
+    k = 0
+    for i in range(b.wstart[cell], b.wstart[cell + 1]):
+        k += b.st[b.wins[i]] == t
+    return k
 
 
 def can_win(b):

@@ -109,6 +109,9 @@ class CPython:
         names = set(firmware_modules()) | set(fake_modules())
         names |= {Path(p).stem for p in resolve_files(files)} if files is not None else set()
         saved_path = list(sys.path)
+        # The firmware imported by the test module itself comes back afterwards, so that
+        # its classes stay the ones that module checks against.
+        saved_modules = {n: sys.modules[n] for n in names if n in sys.modules}
         sys.path[:0] = paths
         self._purge(names)
         out = io.StringIO()
@@ -120,6 +123,7 @@ class CPython:
         finally:
             sys.path[:] = saved_path
             self._purge(names)
+            sys.modules.update(saved_modules)
             if tmp:
                 shutil.rmtree(tmp, ignore_errors=True)
         return out.getvalue()

@@ -187,7 +187,7 @@ def test_cli_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
 
 def snapshot(b: Any) -> tuple[Any, ...]:
     return (bytes(b.cells), bytes(b.heights), bytes(b.hist), b.n, b.won, b.score,
-            b.h1, b.h2, bytes(b.cnt), b.over())
+            b.h1, b.h2, bytes(b.st), b.over())
 
 
 @st.composite

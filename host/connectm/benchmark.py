@@ -18,8 +18,8 @@ TESTSETS = Path(__file__).resolve().parents[2].parent / "shared" / "testsets"
 
 # Runs on the device: the biggest module first, or the heap runs out (see tests/test_engine).
 DEVICE_CODE = """import cmsearch
-import cmboard
 import cmlines
+import cmboard
 import utime
 b = cmboard.Board(5, 4, 4, 0)
 s = cmsearch.Search(b)
@@ -79,7 +79,7 @@ def device_speed() -> None:
     from connectm.minify import strip_source
 
     with Microbit(icount=True) as mb:
-        for name in ("cmsearch", "cmboard", "cmlines"):
+        for name in ("cmsearch", "cmlines", "cmboard"):
             mb.put(name + ".py", strip_source((fw.firmware_dir() / (name + ".py")).read_text()))
         for depth in (4, 6, 8):
             mb.soft_reset()

@@ -9,8 +9,9 @@ depths 1..N of four searches with the engine's leaf evaluation:
     engine       cmsearch.Search: iterative deepening 1..d + TT + best move first
 
 and fit nodes = a * b**depth (least squares on log nodes) for the effective branching
-factor b.  Also nodes per second of the engine and the share of its time spent in the
-evaluation (Board.leaf, and Board._update: the incremental heuristic in play/undo/leaf).
+factor b.  Also nodes per second of the engine and the shares of its time spent in make/unmake
+(Board.play and Board.undo, with their window updates) and in the search loop itself
+(Search._root, which scores the last ply's moves inline from the window gains).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class Fit:
 def negamax(b: Board, depth: int, alpha: int, beta: int, order: list[int], prune: bool,
             count: list[int]) -> int:
     """Score for the side to move of a position that is not over, ``depth`` >= 1 plies deep,
-    exactly as cmsearch scores it (leaf() at the last ply, wins by disc count).  With
+    exactly as cmsearch scores it (the heuristic after the last ply, wins by disc count).  With
     ``prune`` fail-hard alpha-beta inside (alpha, beta); count[0] += moves tried."""
     best = -INF
     size, h = b.size, b.h
@@ -83,17 +84,16 @@ def negamax(b: Board, depth: int, alpha: int, beta: int, order: list[int], prune
         if b.heights[col] >= h:
             continue
         count[0] += 1
-        if depth == 1:
-            s = b.leaf(col)
+        b.play(col)
+        if b.won:
+            s = WIN * ((size + 2 - b.n) // 2)
+        elif b.n == size:
+            s = 0
+        elif depth == 1:
+            s = b.score if b.n & 1 else -b.score  # the heuristic, for the mover
         else:
-            b.play(col)
-            if b.won:
-                s = WIN * ((size + 2 - b.n) // 2)
-            elif b.n == size:
-                s = 0
-            else:
-                s = -negamax(b, depth - 1, -beta, -alpha, order, prune, count)
-            b.undo()
+            s = -negamax(b, depth - 1, -beta, -alpha, order, prune, count)
+        b.undo()
         if s > best:
             best = s
             if prune and s > alpha:
@@ -192,16 +192,16 @@ def profile_engine(pos: Position, depth: int) -> dict[str, float]:
     prof.disable()
     st: Any = pstats.Stats(prof)
     total = 0.0
-    leaf_cum = update_tot = 0.0
-    for (fname, _line, func), (_cc, _nc, tt, ct, _callers) in st.stats.items():
+    make = loop = 0.0
+    for (fname, _line, func), (_cc, _nc, tt, _ct, _callers) in st.stats.items():
         total += tt
-        if fname.endswith("cmboard.py") and func == "leaf":
-            leaf_cum = ct
-        if fname.endswith("cmboard.py") and func == "_update":
-            update_tot = tt
+        if fname.endswith("cmboard.py") and func in ("play", "undo"):
+            make += tt
+        if fname.endswith("cmsearch.py") and func == "_root":
+            loop = tt
     return {"nodes": nodes, "seconds": dt, "nps": nodes / dt if dt else float("nan"),
-            "leaf_share": leaf_cum / total if total else float("nan"),
-            "update_share": update_tot / total if total else float("nan")}
+            "make_share": make / total if total else float("nan"),
+            "loop_share": loop / total if total else float("nan")}
 
 
 def plot(results: list[Result], fits: dict[tuple[str, str], Fit], path: Path) -> None:
@@ -287,17 +287,17 @@ def run(args: argparse.Namespace) -> int:
     con.print(table)
     con.print(btab)
     ptab = Table(title="Engine speed (CPython) and the evaluation's share of the time")
-    for c in ("position", "depth", "nodes", "nodes/s", "leaf() share", "_update share"):
+    for c in ("position", "depth", "nodes", "nodes/s", "play/undo share", "_root share"):
         ptab.add_column(c, justify="right" if c != "position" else "left")
     for pos in pos_list:
         ds = [r.depth for r in results if r.position == pos.name and r.variant == "engine"]
         d = max(ds) if ds else 1
         pr = profile_engine(pos, d)
         ptab.add_row(pos.name, str(d), "%d" % pr["nodes"], "%.0f" % pr["nps"],
-                     "%.0f%%" % (100 * pr["leaf_share"]), "%.0f%%" % (100 * pr["update_share"]))
+                     "%.0f%%" % (100 * pr["make_share"]), "%.0f%%" % (100 * pr["loop_share"]))
     con.print(ptab)
-    con.print("leaf() share: time inside Board.leaf (the leaf evaluation, incl. its _update); "
-              "_update share: all incremental heuristic/window updates (play, undo, leaf); "
+    con.print("play/undo share: time inside Board.play and Board.undo (make/unmake with their "
+              "window updates); _root share: the search loop, last-ply scoring included; "
               "shares of a cProfile run, which inflates call overhead.")
     plot(results, fits, Path(args.study_png))
     print("wrote", args.study_png)
