@@ -23,7 +23,6 @@
 # Bad input prints one line starting with 'E ' and changes nothing.
 import cmboard
 import cmsearch
-import cmmoves
 from cmlevels import LEVELS
 
 sv = None
@@ -33,11 +32,14 @@ def init(disp, w, h):
     global d, b, s, sc, lv, st, hp, t
     d = disp
     b = cmboard.Board(w, h, 4, 0)
+    # The table builder's code can go: only Board() needs it.
+    import cmlines
     try:
         import sys
-        del sys.modules['cmlines']  # the table builder: only Board() needs it
+        del sys.modules['cmlines']
     except Exception:
-        pass  # the micro:bit's sys has no modules: cmlines stays
+        # The micro:bit's sys has no modules: drop the functions instead.
+        del cmlines.build, cmlines.windows, cmlines.gains, cmlines.orders, cmlines.zobrist
     s = cmsearch.Search(b)
     sc = bytearray(3 * len(LEVELS))
     lv = st = t = 0
@@ -102,7 +104,7 @@ def play(c):
         line = win()
         sc[3 * lv + (2 if r == 3 else r != hp)] += 1
     draw()
-    m = cmmoves.moves(b)
+    m = ''.join([chr(49 + x) for x in b.hist[:b.n]])
     print('B %dx%d lv=%d you=%d moves=%s turn=%d over=%d' % (
         b.w, b.h, lv + 1, hp, m, 1 + (b.n & 1), r))
     if sv:
@@ -163,9 +165,13 @@ def load(v):
         if len(n) != len(sc) or not 0 <= int(v[0]) < len(LEVELS) or v[1] not in ('1', '2'):
             raise ValueError
         new()
-        if v[2] != '-':
-            cmmoves.play_moves(b, v[2])
-        lv, hp, sc = int(v[0]), int(v[1]), bytearray(n)
+        for ch in '' if v[2] == '-' else v[2]:
+            if not b.can_play(ord(ch) - 49):
+                raise ValueError
+            b.play(ord(ch) - 49)
+        lv = int(v[0])
+        hp = int(v[1])
+        sc = bytearray(n)
         st = 2 if b.over() else 1 if b.n else 0
         if st == 2:
             line = win()

@@ -1,8 +1,14 @@
-# main: the game at boot. The biggest module (cmgame, which imports the engine) first with
-# the most free heap, the hardware next, then the saved game; then poll keys (buttons and
-# serial), tick the blinking and sleep a little. The computer's reply runs inside
-# cmgame.key() and ends within its level's ms budget.
+# main: the game at boot. On a micro:bit each module compiles into a 10 KB heap that
+# fragments, so the one with the biggest function (cmsearch) goes first, then the table
+# builder and the board, the game, the hardware; then the saved game. Then poll keys
+# (buttons and serial), tick the blinking and sleep a little. The computer's reply runs
+# inside cmgame.key() and ends within its level's ms budget.
 import gc
+import micropython
+micropython.opt_level(3)  # no line numbers in the bytecode: less RAM
+import cmsearch  # noqa: E402,F401
+import cmlines  # noqa: E402,F401
+import cmboard  # noqa: E402,F401
 import cmgame  # noqa: E402
 gc.collect()
 import cmhw  # noqa: E402

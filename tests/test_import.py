@@ -8,8 +8,10 @@ import harness
 
 # main.py starts the game when imported.
 SKIP = {"main"}
-# Drivers need the fakes off-device; on the micro:bit only drv_microbit has its hardware.
+# Drivers (and cmpico, the Pico's setup) need the fakes off-device; on the micro:bit only
+# drv_microbit has its hardware.
 DEVICE_DRIVERS = {"drv_microbit"}
+HARDWARE = ("drv_", "cmpico")
 # On the micro:bit a module is compiled on import and the heap fragments: a small module
 # imported after a big one may find no block left, so dependencies go first.
 DEVICE_FIRST = {"cmsolve": ["cmthreats"]}
@@ -20,7 +22,7 @@ TOO_BIG = {"cmgame"}
 def modules_for(interp: str) -> list[str]:
     mods = [m for m in harness.firmware_modules() if m not in SKIP]
     if interp == "microbit-v1":
-        mods = [m for m in mods if (not m.startswith("drv_") or m in DEVICE_DRIVERS)
+        mods = [m for m in mods if (not m.startswith(HARDWARE) or m in DEVICE_DRIVERS)
                 and m not in TOO_BIG]
     return mods
 
@@ -35,7 +37,7 @@ def test_import(mpy, record_property: pytest.RecordProperty) -> None:
         if mpy.name != "cpython":
             code += "gc.collect()\nprint('mem_free', gc.mem_free())\n"
         try:
-            out = mpy.run(code, fakes=mod.startswith("drv_"))
+            out = mpy.run(code, fakes=mod.startswith(HARDWARE))
         except harness.RunError as e:
             failures.append("import %s failed:\n%s" % (mod, e.traceback.strip()))
             continue

@@ -51,7 +51,7 @@ class BoardSpec:
 BOARDS: dict[str, BoardSpec] = {
     "microbit": BoardSpec(
         "microbit", "BBC micro:bit", ("drv_microbit",),
-        frozenset({"cmsolve", "cmperft", "cmtt", "drv_buttons"}), True,
+        frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "drv_buttons"}), True,
     ),
     "pico-max7219": BoardSpec(
         "pico-max7219", "Raspberry Pi Pico + MAX7219 8x8 matrix", ("drv_max7219",),
