@@ -354,10 +354,13 @@ def test_bad_moves_change_nothing(text: str, msg: str) -> None:
 
 
 def test_mirrored_constants_agree() -> None:
-    # cmsearch and cmsolve copy a few constants so that each compiles alone on a micro:bit.
+    # cmsearch, cmthreats and cmsolve copy a few constants so that each compiles alone on a
+    # micro:bit.
+    import cmthreats
     import cmtt
 
     assert cmsearch.WIN == cmboard.WIN
+    assert cmsearch.HIT == cmthreats.HIT == cmboard.HIT
     assert cmsearch.INF == cmtt.NO_SCORE
     assert (cmsearch.EXACT, cmsearch.LOWER, cmsearch.UPPER) == (cmtt.EXACT, cmtt.LOWER,
                                                                cmtt.UPPER)
