@@ -364,16 +364,21 @@ class Microbit:
                 pass
         return reply.decode(errors="replace")
 
-    def reset(self) -> None:
-        """Hard reset via the QEMU monitor (system_reset); back in the raw REPL afterwards."""
+    def reset(self) -> str:
+        """Hard reset via the QEMU monitor (system_reset); back in the raw REPL afterwards.
+        Returns the output nobody had read yet: what the board printed up to the reset, and
+        its boot banner."""
         self._ensure()
         self.monitor_command("system_reset")
         self.files = {}  # do not trust the cache across a hard reset
-        self._call(self._after_reset, self.boot_timeout)
+        return str(self._call(self._after_reset, self.boot_timeout))
 
-    def _after_reset(self) -> None:
+    def _after_reset(self) -> str:
         time.sleep(0.3)
+        serial = self.transport.serial
+        unread = serial.read(serial.in_waiting)
         self.transport.enter_raw_repl(soft_reset=False)
+        return bytes(unread).decode(errors="replace")
 
 
 def main(argv: list[str] | None = None) -> int:
