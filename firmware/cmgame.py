@@ -26,12 +26,15 @@ import cmsearch
 from cmlevels import LEVELS
 
 sv = None
+cap = 99  # the deepest search the RAM has allowed
 
 
-def init(disp, w, h):
+def init(disp, w, h, tt=0):
+    # tt: bytes of transposition table wanted (0: none, e.g. on a micro:bit); less is used
+    # when the RAM does not hold it.
     global d, b, s, sc, lv, st, hp, t
     d = disp
-    b = cmboard.Board(w, h, 4, 0)
+    b = cmboard.Board(w, h, 4, tt > 0)
     # The table builder's code can go: only Board() needs it.
     import cmlines
     try:
@@ -40,7 +43,17 @@ def init(disp, w, h):
     except Exception:
         # The micro:bit's sys has no modules: drop the functions instead.
         del cmlines.build, cmlines.windows, cmlines.gains, cmlines.orders, cmlines.zobrist
-    s = cmsearch.Search(b)
+    s = None
+    n = tt
+    while s is None:
+        try:
+            s = cmsearch.Search(b, n)
+        except MemoryError:
+            if not n:
+                raise
+            n = n // 2 if n > 1024 else 0
+    if n < tt:
+        print('E low memory, table', n)
     sc = bytearray(3 * len(LEVELS))
     lv = st = t = 0
     hp = 1
@@ -89,10 +102,27 @@ def key(k):
 
 
 def cpu():
-    # The computer's reply: the level's depth and ms budget, seeded for variety.
+    # The computer's reply: the level's depth and ms budget, seeded for variety. Out of
+    # memory in a search, it takes back the search's moves and searches less deep.
+    global cap
     if st == 1 and 1 + (b.n & 1) != hp:
         L = LEVELS[lv]
-        play(s.go(L[0], 0, L[1], 1 + b.n + sc[3 * lv]))
+        n = b.n
+        c = 255
+        while c == 255:
+            try:
+                c = s.go(min(L[0], cap), 0, L[1], 1 + n + sc[3 * lv])
+            except MemoryError:
+                while b.n > n:
+                    b.undo()
+                if cap == 1:
+                    c = 0  # not even depth 1: the first column open
+                    while not b.can_play(c):
+                        c += 1
+                    break
+                cap = max(1, min(L[0], cap) - 2)
+                print('E low memory, depth', cap)
+        play(c)
 
 
 def play(c):

@@ -1,12 +1,14 @@
-# cmhw: the board choice, and every pin, in one place. setup() returns (disp, key, w, h):
+# cmhw: the board choice, and every pin, in one place. setup() returns (disp, key, w, h, tt):
 # the display driver (cmgame's contract), key() -> a key character or None (buttons, then
-# the serial console), and the game board's size. micro:bit: its 5x5 LEDs, a 5x4 board
-# under a cursor row. Else (e.g. a Raspberry Pi Pico): an 8x8 MAX7219 or NeoPixel matrix,
-# a 7x6 board and three GPIO buttons (cmpico; a micro:bit never compiles it).
+# the serial console), the game board's size and the transposition table's bytes.
+# micro:bit: its 5x5 LEDs, a 5x4 board under a cursor row, no table. Else (e.g. a Raspberry
+# Pi Pico): an 8x8 MAX7219 or NeoPixel matrix, a 7x6 board, three GPIO buttons and a table
+# (cmpico; a micro:bit never compiles it).
 DISPLAY = 'max7219'  # or 'neopixel'
 SPI_ID, SCK, MOSI, CS = 0, 18, 19, 17  # MAX7219
 NEO = 22  # NeoPixel data pin
 BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
+TT_BYTES = 32768  # cmgame takes less if the RAM does not hold it
 
 
 def setup():
@@ -15,4 +17,4 @@ def setup():
     except ImportError:
         import cmpico
         return cmpico.setup()
-    return drv_microbit, drv_microbit.key, 5, 4
+    return drv_microbit, drv_microbit.key, 5, 4, 0

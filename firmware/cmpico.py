@@ -22,4 +22,4 @@ def setup():
 
     def key():
         return bt.key() or (sys.stdin.read(1) if p.poll(0) else None)
-    return d, key, 7, 6
+    return d, key, 7, 6, c.TT_BYTES

@@ -12,10 +12,10 @@ import cmboard  # noqa: E402,F401
 import cmgame  # noqa: E402
 gc.collect()
 import cmhw  # noqa: E402
-disp, key, w, h = cmhw.setup()
+disp, key, w, h, tt = cmhw.setup()
 del cmhw  # setup is done: its code can go
 gc.collect()
-cmgame.init(disp, w, h)
+cmgame.init(disp, w, h, tt)
 gc.collect()
 import cmsave  # noqa: E402
 cmgame.sv = cmsave.save  # type: ignore[assignment]

@@ -110,3 +110,38 @@ print(''.join(out))
 """
     out = mpy.run(code, files=["drv_buttons"], fakes=True).strip()
     assert out == "----l" + "-" * 8 + "d-"
+
+
+@pytest.mark.parametrize("interp", OFF_DEVICE)
+def test_microbit_keys(interp: str, request: pytest.FixtureRequest) -> None:
+    # A button acts once, when released; held or bouncing it is still one press; A and B
+    # pressed together are one drop, not a left first; serial characters come after.
+    mpy = request.getfixturevalue(interp.replace("-", "_"))
+    code = """
+from microbit import button_a as A, button_b as B, uart
+import drv_microbit as m
+out = []
+def k(n=1):
+    for _ in range(n):
+        out.append(m.key() or '-')
+A.hold(); A.press(); k(3); A.hold(False); k(2)
+B.hold(); B.press(); B.press(); B.press(); k(); B.hold(False); k(2)
+A.hold(); A.press(); k(); B.hold(); B.press(); k(); A.hold(False); k(); B.hold(False); k(2)
+B.hold(); B.press(); k(); A.hold(); A.press(); k(); B.hold(False); A.hold(False); k(2)
+uart.feed('3x'); k(3)
+print(''.join(out))
+"""
+    out = mpy.run(code, files=["drv_microbit"], fakes=True).strip()
+    assert out == "---l-" + "-r-" + "---d-" + "--d-" + "3x-"
+
+
+def test_pico_setup(mpy_wasm) -> None:
+    # cmpico wires cmhw's choices: the MAX7219 on its SPI pins, three buttons, a 7x6 board
+    # and cmhw's table size; key() reads nothing while no button is down.
+    code = """import cmhw
+import cmpico
+d, key, w, h, tt = cmpico.setup()
+print(d.__name__, w, h, tt == cmhw.TT_BYTES, repr(key() or None))
+"""
+    out = mpy_wasm.run(code, files=["cmhw", "cmpico", "drv_buttons", "drv_max7219"], fakes=True)
+    assert out.split() == ["drv_max7219", "7", "6", "True", "None"]
