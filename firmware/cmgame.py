@@ -108,10 +108,10 @@ def cpu():
     if st == 1 and 1 + (b.n & 1) != hp:
         L = LEVELS[lv]
         n = b.n
-        c = 255
-        while c == 255:
+        while True:
             try:
                 c = s.go(min(L[0], cap), 0, L[1], 1 + n + sc[3 * lv])
+                break
             except MemoryError:
                 while b.n > n:
                     b.undo()
