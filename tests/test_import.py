@@ -6,8 +6,8 @@ import pytest
 
 import harness
 
-# main.py starts the game when imported.
-SKIP = {"main"}
+# main.py and cmmain start the game when imported.
+SKIP = {"main", "cmmain"}
 # Drivers (and cmpico, the Pico's setup) need the fakes off-device; on the micro:bit only
 # drv_microbit has its hardware.
 DEVICE_DRIVERS = {"drv_microbit"}

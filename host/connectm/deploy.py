@@ -3,7 +3,8 @@
 Steps: find the port, open it (``mpremote.transport_serial.SerialTransport``), enter the
 raw REPL, identify the board, pick the files it needs, remove the old ``main.py``, write
 and verify every other module, write ``main.py`` last, reset the board.  An interrupted
-deploy therefore never leaves a ``main.py`` that imports missing or stale modules; running
+deploy therefore never leaves a ``main.py`` that imports missing or stale modules (and
+``main.py`` is one line, written in one chunk: never left half-written); running
 it again completes the copy.
 
 Every error a user can hit is a :class:`DeployError` (a ``ValueError``: the CLI prints it
@@ -29,7 +30,7 @@ from connectm.minify import strip_source
 
 # known USB vendor ids of MicroPython boards, tried first when several ports are listed
 _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "MicroPython"}
-ROOTS = ("main", "cmhw", "cmgame", "cmsave")  # what the game needs; the rest by imports
+ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmsave")  # the game; the rest by imports
 MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
 CHUNK = 256
 
@@ -341,10 +342,28 @@ class Device:
                 self.exec("_rm(%r)" % n, "removing " + n)
 
     def write(self, item: Item, progress: Callable[[int, int], None] | None = None) -> None:
-        from mpremote.transport import TransportError
-
         chunk = MICROBIT_CHUNK if self.info is None or self.info.microbit else CHUNK
         what = "the copy of " + item.name
+        if len(item.data) <= chunk:
+            # One command: the board runs all of it, or none if the port is lost before it
+            # arrives. (fs_writefile opens, writes and closes in separate commands, and a
+            # file left open by a lost port reads back as garbage on a micro:bit.)
+            self.exec("f=open(%r,'wb')\nf.write(%r)\nf.close()" % (item.name, item.data), what)
+            if progress:
+                progress(len(item.data), len(item.data))
+        else:
+            self._write_chunks(item, chunk, what, progress)
+        size = self.size(item.name)
+        if size != len(item.data):
+            raise DeployError(
+                "verify failed for %s: the board has %d bytes, %d were sent (run deploy again)"
+                % (item.name, size, len(item.data))
+            )
+
+    def _write_chunks(self, item: Item, chunk: int, what: str,
+                      progress: Callable[[int, int], None] | None) -> None:
+        from mpremote.transport import TransportError
+
         try:
             self.t.fs_writefile(item.name, item.data, chunk_size=chunk,
                                 progress_callback=progress)
@@ -358,12 +377,6 @@ class Device:
                     % (item.name, len(item.data))
                 ) from None
             raise self.lost(what, e) from None
-        size = self.size(item.name)
-        if size != len(item.data):
-            raise DeployError(
-                "verify failed for %s: the board has %d bytes, %d were sent (run deploy again)"
-                % (item.name, size, len(item.data))
-            )
 
     def reset(self) -> None:
         """Reset so main.py starts (hard reset on the micro:bit, soft reset elsewhere)."""
