@@ -1,8 +1,8 @@
-# cmmain: the game at boot (main.py imports it). On a micro:bit each module compiles into a 10 KB heap that
-# fragments, so the one with the biggest function (cmsearch) goes first, then the table
-# builder and the board, the game, the hardware; then the saved game. Then poll keys
-# (buttons and serial), tick the blinking and sleep a little. The computer's reply runs
-# inside cmgame.key() and ends within its level's ms budget.
+# cmmain: the game at boot (main.py imports it). On a micro:bit each module compiles into
+# a 10 KB heap that fragments, so the one with the biggest function (cmsearch) goes first,
+# then the table builder and the board, the game, the hardware; then the saved game. Then
+# poll keys (buttons and serial), tick the blinking and sleep a little. The computer's
+# reply runs inside cmgame.key() and ends within its level's ms budget.
 import gc
 import micropython
 micropython.opt_level(3)  # no line numbers in the bytecode: less RAM

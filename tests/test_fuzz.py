@@ -183,6 +183,13 @@ def test_cli_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
     assert len(err.splitlines()) == 1 and err.startswith("connectm: error:"), err
 
 
+@pytest.mark.parametrize("cmd", ["search", "solve", "perft"])
+def test_double_dash_as_a_value(cmd: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found by the fuzzing: argparse turned --moves=-- into [] (AttributeError in the command)
+    assert cli.main([cmd, "--size=3X3", "--connect=3", "--moves=--"]) == 2
+    assert capsys.readouterr().err == "connectm: error: move 1: '-' is not a column 1..3\n"
+
+
 # ---- the engine: play_moves and Board -----------------------------------------------------
 
 def snapshot(b: Any) -> tuple[Any, ...]:

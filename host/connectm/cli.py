@@ -11,7 +11,7 @@ import argparse
 import functools
 import importlib
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from connectm import __version__
 
@@ -23,6 +23,13 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, "connectm: error: %s (see %s --help)\n" % (message, self.prog))
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # CPython 3.11's argparse drops a "--" given as an option's value (--moves=--) and
+        # passes [] on, where every command expects text: keep the text.
+        if action.nargs is None and arg_strings == ["--"]:
+            return self._get_value(action, "--")
+        return super()._get_values(action, arg_strings)
 
 
 @functools.lru_cache(maxsize=1)
