@@ -145,3 +145,28 @@ print(d.__name__, w, h, tt == cmhw.TT_BYTES, repr(key() or None))
 """
     out = mpy_wasm.run(code, files=["cmhw", "cmpico", "drv_buttons", "drv_max7219"], fakes=True)
     assert out.split() == ["drv_max7219", "7", "6", "True", "None"]
+
+
+@pytest.mark.parametrize("interp", OFF_DEVICE)
+def test_microbit_display_shows_the_game(interp: str, request: pytest.FixtureRequest) -> None:
+    # cmgame through drv_microbit onto the micro:bit's 5x5 LEDs (the fake display keeps the
+    # pixels): the human's discs at 9, the computer's at 3, the board under the cursor row.
+    mpy = request.getfixturevalue(interp.replace("-", "_"))
+    code = """
+import cmgame
+import drv_microbit
+from microbit import display
+cmgame.init(drv_microbit, 5, 4)
+drv_microbit.text = lambda s: print('T', s)
+cmgame.load('0 1 1 ' + '0 ' * 15)
+cmgame.tick(256)
+print(''.join([str(display.get_pixel(x, y)) for y in range(5) for x in range(5)]))
+print(cmgame.b.hist[1])
+"""
+    out = mpy.run(code, fakes=True).split()
+    reply = int(out[-1])  # the computer's reply to the human's disc in column 1
+    expect = [[0] * 5 for _ in range(5)]
+    expect[0][2] = 9  # the cursor (the middle column after a restore), lit in this phase
+    expect[4][0] = 9
+    expect[4 - (reply == 0)][reply] = 3
+    assert out[-2] == "".join(str(v) for row in expect for v in row)
