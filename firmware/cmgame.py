@@ -1,5 +1,6 @@
 # cmgame: Connect-4 on an LED matrix, one state machine in module globals, no hardware
-# imports. The module is the game object: cmgame.init(disp, w, h) starts it (again).
+# imports. cmstart.init(disp, w, h) starts it and cmstart.load(text) restores a save: they
+# run once, so a micro:bit frees their code after boot and keeps only this module's.
 #
 # Driver contract (disp: a module or any object):
 #   disp.px(x, y, v)  pixel x (0 = left), y (0 = top) at brightness v 0..9: 9 = the human's
@@ -10,55 +11,25 @@
 #   disp.text(s)      show a short text, the result ('W 1-0-0': win/loss/draw, then this
 #                     level's wins-losses-draws); may scroll and block a moment, or do nothing.
 # Layout: cursor on row y=0; board row r (0 = bottom) on y = h - r; column c on x = c.
-# In MENU the bottom board row shows the level as a bar of lv+1 pixels.
+# In MENU the bottom board row shows the level as a bar of lv+1 pixels. While the computer
+# thinks, the cursor is dim (3).
 #
 # Input: key(k), k one character: 'l', 'r', 'd' (drop), or a column digit '1'..'9' (drop
 # there, in PLAY). Time: tick(now_ms) blinks (phase = bit 8 of now_ms: the cursor, and the
-# winning line in END). Globals a host may read: b (cmboard.Board), st (0 MENU, 1 PLAY,
-# 2 END), cur (cursor column), lv (level index into cmlevels.LEVELS), hp (the human's
-# player number: 1 = moves first; alternates each game), sc (bytearray: wins, losses, draws
-# of level i at 3*i..3*i+2), line (cells col*h+row of the winning line), t (last blink time),
-# sv (None or a function given the save text after every move: cmsave.save).
+# winning line in END). Globals a host may read (set by cmstart.init): d (the display),
+# b (cmboard.Board), s (cmsearch.Search), st (0 MENU, 1 PLAY, 2 END), cur (cursor column),
+# lv (level index into cmlevels.LEVELS), hp (the human's player number: 1 = moves first;
+# alternates each game), sc (bytearray: wins, losses, draws of level i at 3*i..3*i+2),
+# line (cells col*h+row of the winning line), t (last blink time), sv (None or a function
+# given the save text after every move: cmsave.save).
 # Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
 # Bad input prints one line starting with 'E ' and changes nothing.
-import cmboard
-import cmsearch
 from cmlevels import LEVELS
 
-sv = None
+d = b = s = sc = sv = None  # cmstart.init sets all but sv, which cmmain sets
+st = cur = lv = hp = t = 0
+line = ()
 cap = 99  # the deepest search the RAM has allowed
-
-
-def init(disp, w, h, tt=0):
-    # tt: bytes of transposition table wanted (0: none, e.g. on a micro:bit); less is used
-    # when the RAM does not hold it.
-    global d, b, s, sc, lv, st, hp, t
-    d = disp
-    b = cmboard.Board(w, h, 4, tt > 0)
-    # The table builder's code can go: only Board() needs it.
-    import cmlines
-    try:
-        import sys
-        del sys.modules['cmlines']
-    except Exception:
-        # The micro:bit's sys has no modules: drop the functions instead.
-        del cmlines.build, cmlines.windows, cmlines.gains, cmlines.orders, cmlines.zobrist
-    s = None
-    n = tt
-    while s is None:
-        try:
-            s = cmsearch.Search(b, n)
-        except MemoryError:
-            if not n:
-                raise
-            n = n // 2 if n > 1024 else 0
-    if n < tt:
-        print('E low memory, table', n)
-    sc = bytearray(3 * len(LEVELS))
-    lv = st = t = 0
-    hp = 1
-    new()
-    draw()
 
 
 def new():
@@ -71,8 +42,8 @@ def new():
 
 def key(k):
     global lv, cur, st, hp
-    if k in ('l', 'r'):
-        i = (k == 'r') * 2 - 1
+    if k == 'l' or k == 'r':
+        i = 1 if k == 'r' else -1
         if st == 0:
             lv = min(max(lv + i, 0), len(LEVELS) - 1)
         if st == 1:
@@ -95,7 +66,7 @@ def key(k):
             st = 1
             draw()
         cpu()
-    elif k not in ('', ' ', '\r', '\n'):
+    elif k not in ' \r\n':
         print('E bad key', k)
         return
     draw()
@@ -108,20 +79,22 @@ def cpu():
     if st == 1 and 1 + (b.n & 1) != hp:
         L = LEVELS[lv]
         n = b.n
-        while True:
+        d.px(cur, 0, 3)  # thinking: a dim cursor
+        d.show()
+        c = 255
+        while c == 255:
             try:
                 c = s.go(min(L[0], cap), 0, L[1], 1 + n + sc[3 * lv])
-                break
             except MemoryError:
                 while b.n > n:
                     b.undo()
-                if cap == 1:
-                    c = 0  # not even depth 1: the first column open
+                if cap > 1:
+                    cap = max(1, min(L[0], cap) - 2)
+                    print('E low memory, depth', cap)
+                else:
+                    c = 0  # not even depth 1: the first open column
                     while not b.can_play(c):
                         c += 1
-                    break
-                cap = max(1, min(L[0], cap) - 2)
-                print('E low memory, depth', cap)
         play(c)
 
 
@@ -184,30 +157,3 @@ def draw():
         if st == 0:
             d.px(x, h, 9 * (x <= lv))
     d.show()
-
-
-def load(v):
-    # Restores a save text ('lv hp moves scores..'); bad text: one line, a new game.
-    global lv, hp, st, sc, line
-    try:
-        v = v.split()
-        n = [int(x) for x in v[3:]]
-        if len(n) != len(sc) or not 0 <= int(v[0]) < len(LEVELS) or v[1] not in ('1', '2'):
-            raise ValueError
-        new()
-        for ch in '' if v[2] == '-' else v[2]:
-            if not b.can_play(ord(ch) - 49):
-                raise ValueError
-            b.play(ord(ch) - 49)
-        lv = int(v[0])
-        hp = int(v[1])
-        sc = bytearray(n)
-        st = 2 if b.over() else 1 if b.n else 0
-        if st == 2:
-            line = win()
-    except Exception:
-        print('E bad save, new game')
-        new()
-        st = 0
-    draw()
-    cpu()

@@ -1,33 +1,45 @@
-# cmmain: the game at boot (main.py imports it). On a micro:bit each module compiles into
-# a 10 KB heap that fragments, so the one with the biggest function (cmsearch) goes first,
-# then the table builder and the board, the game, the hardware; then the saved game. Then
-# poll keys (buttons and serial), tick the blinking and sleep a little. The computer's
-# reply runs inside cmgame.key() and ends within its level's ms budget.
+# cmmain: the game's boot sequence; main.py imports it and calls loop(). On a micro:bit
+# each module compiles into a 10 KB heap that fragments, so the one with the biggest
+# function (cmsearch) goes first, then the table builder and the board, the game. Code that
+# runs once (the table builder, the hardware setup, cmstart, loading the save) is deleted
+# after use: a module's functions stay in RAM while the module has them, and this module's
+# own top-level code is freed once the import returns.
 import gc
 import micropython
 micropython.opt_level(3)  # no line numbers in the bytecode: less RAM
 import cmsearch  # noqa: E402,F401
-import cmlines  # noqa: E402,F401
+gc.collect()  # after every compile: the next one needs the biggest free blocks
+import cmlines  # noqa: E402
+gc.collect()
 import cmboard  # noqa: E402,F401
+gc.collect()
 import cmgame  # noqa: E402
+gc.collect()
+import cmstart  # noqa: E402
 gc.collect()
 import cmhw  # noqa: E402
 disp, key, w, h, tt = cmhw.setup()
-del cmhw  # setup is done: its code can go
+del cmhw.setup
 gc.collect()
-cmgame.init(disp, w, h, tt)
+cmstart.init(disp, w, h, tt)
+del cmlines.build, cmlines.windows, cmlines.gains, cmlines.orders, cmlines.zobrist
 gc.collect()
 import cmsave  # noqa: E402
 cmgame.sv = cmsave.save  # type: ignore[assignment]
 v = cmsave.load()
 if v:
-    cmgame.load(v)
-del v
+    cmstart.load(v)
+del v, cmsave.load, cmstart.init, cmstart.load, disp, w, h, tt
 gc.collect()
-from utime import ticks_ms, sleep_ms  # noqa: E402
-while True:
-    k = key()
-    if k:
-        cmgame.key(k)
-    cmgame.tick(ticks_ms())
-    sleep_ms(20)
+
+
+def loop():
+    # Poll the keys (buttons and serial), blink, sleep a little. The computer's reply runs
+    # inside cmgame.key() and ends within its level's ms budget.
+    from utime import ticks_ms, sleep_ms
+    while True:
+        k = key()
+        if k:
+            cmgame.key(k)
+        cmgame.tick(ticks_ms())
+        sleep_ms(20)

@@ -102,7 +102,7 @@ def test_deploy(pts: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="issue 4: the game does not fit the micro:bit v1 "
-                   "heap yet (MemoryError importing cmgame)")
+                   "heap yet (MemoryError while cmmain imports it)")
 def test_game_starts_after_reset(pts: str) -> None:
     if "main.py" not in expected():
         pytest.skip("firmware/main.py does not exist yet")
@@ -180,3 +180,27 @@ def test_packaging_lists_the_firmware() -> None:
     assert "metadata(" in manifest
     assert (REPO / "package.json").read_text() == deploy.package_json(), hint
     assert manifest == deploy.manifest_py(), hint
+
+
+def test_redeploy_over_a_program_that_holds_the_heap(pts: str) -> None:
+    # A main.py that keeps nearly all of the heap (like a game too big for the board): after
+    # Ctrl-C its globals stay, so the board has no memory left to answer; deploy frees it.
+    t = connect(pts)
+    try:
+        out, err = t.exec_raw("f=open('main.py','w')\nf.write('x=bytearray(8700)\\n"
+                              "while 1:pass\\n')\nf.close()")
+        assert not err, err
+        t.exec_raw_no_follow("import microbit\nmicrobit.reset()")
+    finally:
+        t.close()
+    time.sleep(2)
+    t = connect(pts)
+    try:
+        out, err = t.exec_raw("print(1)\nx=bytearray(1500)")
+    finally:
+        t.close()
+    assert b"MemoryError" in err  # the state deploy meets
+    assert cli.main(["deploy", "--port", pts]) == 0
+    files = device_files(pts)
+    for name, size in expected().items():
+        assert files.get(name) == size, (name, files)

@@ -17,11 +17,12 @@ GAME = """
 import gc
 gc.collect()
 import cmgame
+import cmstart
 gc.collect()
 import drv_microbit
 gc.collect()
 print('M import', gc.mem_free())
-cmgame.init(drv_microbit, 5, 4)
+cmstart.init(drv_microbit, 5, 4)
 drv_microbit.text = lambda s: print('T', s)
 gc.collect()
 print('M init', gc.mem_free())
@@ -39,14 +40,14 @@ for game in range(2):
     print('M game', gc.mem_free())
 print('S', ' '.join([str(v) for v in cmgame.sc[:3]]))
 cmgame.key('d')
-cmgame.load('0 1 12 ' + '0 ' * 15)
+cmstart.load('0 1 12 ' + '0 ' * 15)
 from microbit import display
 print('P', ''.join([str(display.get_pixel(x, y)) for y in range(5) for x in range(5)]))
 """
 
 
 @pytest.mark.xfail(strict=True, reason="issue 4: the game does not fit the micro:bit v1 "
-                   "heap yet (MemoryError importing cmgame)")
+                   "heap yet (MemoryError while cmmain imports it)")
 def test_two_games_heap(microbit_v1: harness.MicrobitV1,
                         record_property: pytest.RecordProperty) -> None:
     try:

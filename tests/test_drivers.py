@@ -12,6 +12,7 @@ import drv_max7219 as d
 import drv_neopixel as q
 from machine import SPI, Pin
 import cmgame
+import cmstart
 
 class Both:
     def px(self, x, y, v):
@@ -27,9 +28,9 @@ class Both:
 spi = SPI(0)
 d.init(spi, Pin(17, Pin.OUT, value=1))
 q.init(Pin(22))
-cmgame.init(Both(), 7, 6)
+cmstart.init(Both(), 7, 6)
 cmgame.key('d')
-cmgame.load('0 1 443 ' + '0 ' * 15)
+cmstart.load('0 1 443 ' + '0 ' * 15)
 """
 
 
@@ -65,8 +66,9 @@ for y in range(8):
 for y in range(8):
     print('NEO:' + ' '.join(['%%d/%%d/%%d' % q.np[8 * y + x] for x in range(8)]))
 """.replace("PHASE", str(phase)).replace("%%", "%")
-    got = picture(mpy.run(code, files=["cmboard", "cmsearch", "cmmoves", "cmlevels", "cmlines",
-                                       "cmgame", "drv_max7219", "drv_neopixel"], fakes=True))
+    files = ["cmboard", "cmsearch", "cmmoves", "cmlevels", "cmlines", "cmgame", "cmstart",
+             "drv_max7219", "drv_neopixel"]
+    got = picture(mpy.run(code, files=files, fakes=True))
     # decode mode 0, scan limit 7, intensity, shutdown off, display test off (any order)
     init = dict(tuple(map(int, p.split(","))) for p in got["INIT"][0].split())
     assert init == {15: 0, 9: 0, 11: 7, 10: 4, 12: 1}
@@ -154,11 +156,12 @@ def test_microbit_display_shows_the_game(interp: str, request: pytest.FixtureReq
     mpy = request.getfixturevalue(interp.replace("-", "_"))
     code = """
 import cmgame
+import cmstart
 import drv_microbit
 from microbit import display
-cmgame.init(drv_microbit, 5, 4)
+cmstart.init(drv_microbit, 5, 4)
 drv_microbit.text = lambda s: print('T', s)
-cmgame.load('0 1 1 ' + '0 ' * 15)
+cmstart.load('0 1 1 ' + '0 ' * 15)
 cmgame.tick(256)
 print(''.join([str(display.get_pixel(x, y)) for y in range(5) for x in range(5)]))
 print(cmgame.b.hist[1])

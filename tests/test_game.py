@@ -40,10 +40,24 @@ def game() -> Iterator[Any]:
     importlib.reload(cmgame)
     yield cmgame
 
+def init(*args: Any) -> None:
+    """cmstart.init: the game's start (board, search, scores) on the display given."""
+    import cmstart
+
+    cmstart.init(*args)
+
+
+def load(text: str) -> None:
+    """cmstart.load: restore a save text."""
+    import cmstart
+
+    cmstart.load(text)
+
+
 
 def start(g: Any, w: int = 5, h: int = 4) -> Disp:
     d = Disp(w, h + 1)
-    g.init(d, w, h)
+    init(d, w, h)
     return d
 
 
@@ -141,7 +155,7 @@ def test_bad_input(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
 def test_full_column(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
     start(game)
     game.key("d")
-    game.load("0 1 1111 " + " ".join(["0"] * 15))
+    load("0 1 1111 " + " ".join(["0"] * 15))
     assert game.st == 1 and game.b.heights[0] == 4
     n = game.b.n
     capsys.readouterr()
@@ -153,20 +167,20 @@ def test_full_column(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
 def test_restore(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
     start(game)
     sc = [1, 2, 3] + [0] * 12
-    game.load("2 2 334 " + " ".join(map(str, sc)))
+    load("2 2 334 " + " ".join(map(str, sc)))
     assert (game.lv, game.hp, list(game.sc)) == (2, 2, sc)
     assert game.st == 1 and game.b.n == 3  # the human (2nd player) to move
-    game.load("0 1 1212121 " + " ".join(["0"] * 15))
+    load("0 1 1212121 " + " ".join(["0"] * 15))
     assert game.st == 2 and game.b.over() == 1 and len(game.line) == 4
     for bad in ["", "junk", "9 1 - " + "0 " * 15, "0 1 66 " + "0 " * 15, "0 1 - 1 2"]:
-        game.load(bad)
+        load(bad)
         assert game.st == 0 and game.b.n == 0
         assert capsys.readouterr().out.startswith("E bad save")
 
 
 def test_restore_computer_to_move(game: Any) -> None:
     start(game)
-    game.load("0 1 3 " + " ".join(["0"] * 15))  # a reset during the computer's search
+    load("0 1 3 " + " ".join(["0"] * 15))  # a reset during the computer's search
     assert game.b.n == 2 and game.st == 1
 
 
@@ -231,7 +245,7 @@ def test_table_too_big_for_the_heap(game: Any, monkeypatch: pytest.MonkeyPatch,
             super().__init__(nbytes)
 
     monkeypatch.setattr(cmtt, "TT", SmallRam)
-    game.init(Disp(7, 7), 7, 6, 1 << 20)
+    init(Disp(7, 7), 7, 6, 1 << 20)
     assert game.s.tt.n * 8 == 1 << 16
     assert capsys.readouterr().out.splitlines()[-1] == "E low memory, table 65536"
     game.key("d")

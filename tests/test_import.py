@@ -15,8 +15,9 @@ HARDWARE = ("drv_", "cmpico")
 # On the micro:bit a module is compiled on import and the heap fragments: a small module
 # imported after a big one may find no block left, so dependencies go first.
 DEVICE_FIRST = {"cmsolve": ["cmthreats"]}
-# Known not to fit the micro:bit v1 heap yet (issue 4): see test_game_fits_microbit.
-TOO_BIG = {"cmgame"}
+# cmstart imports the whole game (engine and cmgame), which does not fit the micro:bit v1
+# heap yet (issue 4): see test_game_fits_microbit.
+TOO_BIG = {"cmstart"}
 
 
 def modules_for(interp: str) -> list[str]:
@@ -48,6 +49,11 @@ def test_import(mpy, record_property: pytest.RecordProperty) -> None:
     assert not failures, "\n\n".join(failures)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 4: the game module does not fit the heap yet")
+@pytest.mark.xfail(strict=True, reason="issue 4: the whole game does not fit the micro:bit v1 "
+                   "heap yet (engine ~6.7 KB with its tables, cmgame 2.6 KB, drivers and save "
+                   "1 KB: over the 9.4 KB heap)")
 def test_game_fits_microbit(microbit_v1) -> None:
-    microbit_v1.run("import cmgame\n")
+    # cmmain boots the game (engine, board, game, driver, save) and returns; main.py then
+    # calls cmmain.loop(). At least 2 KB must stay free for the game to run.
+    out = microbit_v1.run("import cmmain\nimport gc\ngc.collect()\nprint(gc.mem_free())\n")
+    assert int(out.split()[-1]) >= 2048

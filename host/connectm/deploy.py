@@ -30,7 +30,8 @@ from connectm.minify import strip_source
 
 # known USB vendor ids of MicroPython boards, tried first when several ports are listed
 _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "MicroPython"}
-ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmsave")  # the game; the rest by imports
+# the game; the rest by imports
+ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmstart", "cmsave")
 MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
 CHUNK = 256
 
@@ -260,11 +261,12 @@ def find_port() -> str:
     return str(ports[0].device)
 
 
-def enter_raw_repl(t: Any, port: str) -> None:
+def enter_raw_repl(t: Any, port: str, reset: bool = False) -> None:
+    """Into the raw REPL; with reset, by a soft reset (frees the heap of a stopped program)."""
     from mpremote.transport import TransportError
 
     quiet = io.StringIO()  # mpremote prints the garbage it read on failure
-    for soft_reset in (False, True):
+    for soft_reset in (True,) if reset else (False, True):
         try:
             with contextlib.redirect_stdout(quiet):
                 t.enter_raw_repl(soft_reset=soft_reset)
@@ -455,7 +457,15 @@ def deploy(
     try:
         dev = Device(t, port)
         enter_raw_repl(t, port)
-        info = dev.identify()
+        try:
+            info = dev.identify()
+        except DeployError as e:
+            if "MemoryError" not in str(e):
+                raise
+            # The running program keeps its heap after Ctrl-C (e.g. the game on a micro:bit):
+            # a soft reset in the raw REPL frees it and does not run main.py again.
+            enter_raw_repl(t, port, reset=True)
+            info = dev.identify()
         spec = detect_board(info, board)
         con.print("found %s on %s: %s" % (spec.title, port, info.describe()))
         p = plan(spec, info)

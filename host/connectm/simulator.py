@@ -107,7 +107,9 @@ class GameView:
                         cmgame.play(cpu(cmgame.b))
 
                 cmgame.cpu = host_cpu
-            cmgame.init(disp, w, h)
+            import cmstart
+
+            cmstart.init(disp, w, h)
             self.__dict__["g"] = cmgame
 
     def __getattr__(self, name: str) -> Any:
