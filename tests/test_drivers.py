@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+import harness
+
 # A known position on 7x6: moves 4 4 3 (human = player 1 first, bright), so on the display
 # (cursor row 0, board row r on y = 6 - r): (3,6) human, (3,5) computer (dim), (2,6) human.
 SETUP = """
@@ -173,3 +175,20 @@ print(cmgame.b.hist[1])
     expect[4][0] = 9
     expect[4 - (reply == 0)][reply] = 3
     assert out[-2] == "".join(str(v) for row in expect for v in row)
+
+
+def test_boot_frees_the_run_once_code(mpy_wasm: harness.MpyWasm) -> None:
+    # cmmain boots the game on the (fake) micro:bit and returns: the board is set up, and the
+    # code that ran once (table builder, hardware setup, cmstart, cmsave.load) is gone from
+    # its modules, so its RAM comes back; what the game needs stays.
+    code = """
+import cmmain
+import cmgame, cmstart, cmlines, cmhw, cmsave
+print([hasattr(m, n) for m, n in ((cmstart, 'init'), (cmstart, 'load'), (cmlines, 'build'),
+       (cmhw, 'setup'), (cmsave, 'load'), (cmsave, 'save'), (cmgame, 'key'),
+       (cmmain, 'loop'))])
+print(cmgame.b.w, cmgame.b.h, cmgame.st, cmgame.sv is cmsave.save)
+"""
+    out = mpy_wasm.run(code, fakes=True).strip().splitlines()
+    assert out[-2] == "[False, False, False, False, False, True, True, True]"
+    assert out[-1] == "5 4 0 True"

@@ -40,6 +40,7 @@ def game() -> Iterator[Any]:
     importlib.reload(cmgame)
     yield cmgame
 
+
 def init(*args: Any) -> None:
     """cmstart.init: the game's start (board, search, scores) on the display given."""
     import cmstart
@@ -52,7 +53,6 @@ def load(text: str) -> None:
     import cmstart
 
     cmstart.load(text)
-
 
 
 def start(g: Any, w: int = 5, h: int = 4) -> Disp:
@@ -252,3 +252,23 @@ def test_table_too_big_for_the_heap(game: Any, monkeypatch: pytest.MonkeyPatch,
     game.key("4")
     assert game.b.n == 2
     assert "E " not in capsys.readouterr().out
+
+
+def test_thinking_shows_a_dim_cursor(game: Any) -> None:
+    # While the computer searches, the display shows its cursor dim (3), not a frozen frame.
+    d = start(game)
+    seen: list[list[int]] = []
+    real_go = game.s.go
+
+    def go(*args: Any) -> int:
+        seen.append(list(d.g[0]))
+        return real_go(*args)
+
+    game.s.go = go
+    keys(game, "d")
+    shows = d.shows
+    keys(game, "l")  # cursor on column 2 (0-based 1)
+    game.t = 256  # the blink phase that lights the cursor
+    keys(game, "d")
+    assert seen == [[0, 3, 0, 0, 0]] and d.shows > shows
+    assert game.b.n == 2
