@@ -47,7 +47,7 @@ print('P', ''.join([str(display.get_pixel(x, y)) for y in range(5) for x in rang
 
 
 @pytest.mark.xfail(strict=True, reason="issue 4: the game does not fit the micro:bit v1 "
-                   "heap yet (MemoryError while cmmain imports it)")
+                   "heap yet (MemoryError importing the engine next to cmgame)")
 def test_two_games_heap(microbit_v1: harness.MicrobitV1,
                         record_property: pytest.RecordProperty) -> None:
     try:

