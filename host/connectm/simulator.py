@@ -76,41 +76,26 @@ _ORIG: dict[str, Any] = {}
 
 
 class GameView:
-    """One game of ``cmgame`` behind one interface, whichever form the firmware has: a
-    module holding the game in globals (``init(disp, w, h)``) or a ``Game(disp, w, h)``
-    class.  Attributes (b, st, cur, lv, hp, line, ...) are read from the game."""
+    """The firmware's game (cmgame's module globals, set up by ``cmstart.init(disp, w, h)``)
+    behind one interface; attributes (b, st, cur, lv, hp, line, ...) are read from it.
+    ``cpu`` (given a board, returns a column) replaces the game's own search."""
 
     def __init__(self, disp: FakeDisplay, w: int, h: int,
                  cpu: Callable[[Any], int] | None = None) -> None:
         import cmgame
+        import cmstart
 
-        self.__dict__["mod"] = cmgame
-        if hasattr(cmgame, "Game"):
-            game: Any = cmgame.Game
-            if cpu is not None:
-                choose: Callable[[Any], int] = cpu
-
-                class HostGame(cmgame.Game):
-                    def cpu(self) -> None:
-                        if self.st == 1 and 1 + (self.b.n & 1) != self.hp:
-                            self.play(choose(self.b))
-
-                game = HostGame
-            self.__dict__["g"] = game(disp, w, h)
+        _ORIG.setdefault("cpu", cmgame.cpu)
+        if cpu is None:
+            cmgame.cpu = _ORIG["cpu"]
         else:
-            _ORIG.setdefault("cpu", cmgame.cpu)
-            if cpu is None:
-                cmgame.cpu = _ORIG["cpu"]
-            else:
-                def host_cpu() -> None:
-                    if cmgame.st == 1 and 1 + (cmgame.b.n & 1) != cmgame.hp:
-                        cmgame.play(cpu(cmgame.b))
+            def host_cpu() -> None:
+                if cmgame.st == 1 and 1 + (cmgame.b.n & 1) != cmgame.hp:
+                    cmgame.play(cpu(cmgame.b))
 
-                cmgame.cpu = host_cpu
-            import cmstart
-
-            cmstart.init(disp, w, h)
-            self.__dict__["g"] = cmgame
+            cmgame.cpu = host_cpu
+        cmstart.init(disp, w, h)
+        self.__dict__["g"] = cmgame
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.__dict__["g"], name)
