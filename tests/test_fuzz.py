@@ -446,6 +446,7 @@ def game(monkeypatch: pytest.MonkeyPatch) -> Any:
         len(cmgame.LEVELS))))
     return cmgame
 
+
 def init(*args: Any) -> None:
     """cmstart.init: the game's start (board, search, scores) on the display given."""
     import cmstart
@@ -458,7 +459,6 @@ def load(text: str) -> None:
     import cmstart
 
     cmstart.load(text)
-
 
 
 def key_chars() -> st.SearchStrategy[str]:
