@@ -24,9 +24,9 @@
 # given the save text after every move: cmsave.save).
 # Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
 # Bad input prints one line starting with 'E ' and changes nothing.
-from cmlevels import LEVELS
-
+# No imports: main.py compiles this module second, into the still unbroken heap.
 d = b = s = sc = sv = None  # cmstart.init sets all but sv, which cmmain sets
+LEVELS = ()  # cmstart.init: cmlevels.LEVELS
 st = cur = lv = hp = t = 0
 line = ()
 cap = 99  # the deepest search the RAM has allowed

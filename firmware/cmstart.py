@@ -11,6 +11,7 @@ def init(disp, w, h, tt=0):
     # tt: bytes of transposition table wanted (0: none, e.g. on a micro:bit); less is used
     # when the RAM does not hold it.
     g.d = disp
+    g.LEVELS = LEVELS
     g.b = cmboard.Board(w, h, 4, tt > 0)
     g.s = None
     n = tt

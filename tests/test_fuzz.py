@@ -439,11 +439,14 @@ def game(monkeypatch: pytest.MonkeyPatch) -> Any:
     import importlib
 
     import cmgame
+    import cmlevels
+    import cmstart
 
     importlib.reload(cmgame)
     # Shallow levels (same count): the fuzz is about input handling, not search time.
-    monkeypatch.setattr(cmgame, "LEVELS", tuple((1 + (i > 2), 50) for i in range(
-        len(cmgame.LEVELS))))
+    # cmstart.init hands its LEVELS to cmgame.
+    monkeypatch.setattr(cmstart, "LEVELS", tuple((1 + (i > 2), 50) for i in range(
+        len(cmlevels.LEVELS))))
     return cmgame
 
 
@@ -452,6 +455,12 @@ def init(*args: Any) -> None:
     import cmstart
 
     cmstart.init(*args)
+
+
+def cmstart_levels() -> tuple:
+    import cmstart
+
+    return cmstart.LEVELS
 
 
 def load(text: str) -> None:
@@ -509,7 +518,7 @@ def test_fuzz_serial_keys(game: Any, extended: bool, capsys: pytest.CaptureFixtu
 
 def test_fuzz_save_text(game: Any, extended: bool, capsys: pytest.CaptureFixture[str],
                         record_property: Callable[[str, Any], None]) -> None:
-    n_sc = 3 * len(game.LEVELS)
+    n_sc = 3 * len(cmstart_levels())
     valid = st.builds(
         lambda lv, hp, mv, sc: "%d %d %s %s" % (lv, hp, mv or "-", " ".join(map(str, sc))),
         st.integers(-1, 6), st.integers(0, 3), st.text("12345670x", max_size=25),

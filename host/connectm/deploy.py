@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from connectm import fw
-from connectm.minify import strip_source
+from connectm.minify import rename, rename_map, strip_source
+from connectm.tables import fixed_lines
 
 # known USB vendor ids of MicroPython boards, tried first when several ports are listed
 _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "MicroPython"}
@@ -48,12 +49,16 @@ class BoardSpec:
     skip: frozenset[str]  # modules the game may import but this board never loads
     strip: bool  # strip comments/docstrings (small flash, no .mpy)
     display: str = ""  # cmhw.DISPLAY for this board (Pico)
+    # (W, H, M): cmlines written out for this one board size (connectm.tables), and the
+    # firmware's own names renamed to ROM names (connectm.minify.rename): the micro:bit
+    fixed: tuple[int, int, int] | None = None
 
 
 BOARDS: dict[str, BoardSpec] = {
     "microbit": BoardSpec(
         "microbit", "BBC micro:bit", ("drv_microbit",),
         frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "drv_buttons"}), True,
+        fixed=(5, 4, 4),
     ),
     "pico-max7219": BoardSpec(
         "pico-max7219", "Raspberry Pi Pico + MAX7219 8x8 matrix", ("drv_max7219",),
@@ -99,6 +104,7 @@ class Plan:
     items: list[Item]
     missing: list[str]  # root modules not in firmware/ (yet)
     notes: list[str]
+    names: dict[str, str] = field(default_factory=dict)  # the renaming (micro:bit build)
 
     @property
     def total(self) -> int:
@@ -195,15 +201,24 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
             text = re.sub(r"(?m)^DISPLAY = '\w+'", "DISPLAY = '%s'" % board.display,
                           src.read_text())
             items.append(Item(src.name, text.encode(), src, "DISPLAY = '%s'" % board.display))
+        elif name == "cmlines" and board.fixed:
+            items.append(Item(src.name, strip_source(fixed_lines(*board.fixed)).encode(), src,
+                              "tables for %dx%d connect %d" % board.fixed))
         elif board.strip:
             items.append(Item(src.name, strip_source(src.read_text()).encode(), src, "stripped"))
         elif use_mpy and name != "main":  # main.py must stay source: the board runs it
             items.append(Item(name + ".mpy", compile_mpy(src), src, "mpy-cross"))
         else:
             items.append(Item(src.name, src.read_bytes(), src))
+    names_map: dict[str, str] = {}
+    if board.fixed:
+        names_map = rename_map({i.source.stem: i.data.decode() for i in items})
+        for i in items:
+            i.data = rename(i.data.decode(), names_map).encode()
+            i.note += ", renamed"
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
-    return Plan(board, items, missing, notes)
+    return Plan(board, items, missing, notes, names_map)
 
 
 # -- ports and connection ----------------------------------------------------------------
@@ -474,6 +489,9 @@ def deploy(
             print_plan(p, con.print)
             return p
         print_plan(p, con.print)
+        # The copy needs heap, and a stopped program keeps its own after Ctrl-C (e.g. a game
+        # that failed to boot): a soft reset in the raw REPL frees it, without main.py.
+        enter_raw_repl(t, port, reset=True)
         if not any(i.name == "main.py" for i in p.items):
             con.print("warning: no main.py: nothing will start after the reset")
         # 1. no main.py while the modules change; also drop stale copies (other format,

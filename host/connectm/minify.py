@@ -8,6 +8,13 @@ and MicroPython's ``const()`` must stay a module-level ``NAME = const(...)``.
 
 from __future__ import annotations
 
+import ast
+import builtins
+import io
+import keyword
+import tokenize
+from pathlib import Path
+
 import python_minifier
 
 
@@ -31,3 +38,87 @@ def strip_source(text: str) -> str:
         remove_builtin_exception_brackets=False,
         constant_folding=False,
     ) + "\n"
+
+
+# -- renaming for the micro:bit ------------------------------------------------------------
+# The micro:bit compiles source on the device, and every identifier it meets that is not
+# already in its flash (a ROM qstr) is interned into the 10 KB heap for good: the game's
+# names cost about 1.5 KB there. rename() gives the firmware's own names (module globals,
+# functions, classes, arguments, locals, attributes) names the firmware already has.
+
+def rom_names() -> list[str]:
+    """The micro:bit v1 firmware's ROM qstrs that are identifiers (tools/rom_qstrs.py)."""
+    text = (Path(__file__).parent / "microbit_qstrs.txt").read_text()
+    return text.split()
+
+
+def _definitions(tree: ast.AST, modules: set[str]) -> tuple[set[str], set[str]]:
+    """(names the code defines, names it must keep: imported from outside the firmware,
+    keyword-argument names, which may belong to a callee outside the firmware)."""
+    own: set[str] = set()
+    keep: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            own.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+            own.add(n.name)
+        elif isinstance(n, ast.arg):
+            own.add(n.arg)
+        elif isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            own.add(n.attr)
+        elif isinstance(n, ast.Global):
+            own.update(n.names)
+        elif isinstance(n, ast.keyword) and n.arg:
+            keep.add(n.arg)
+        elif isinstance(n, ast.ImportFrom) and n.module not in modules:
+            keep.update(a.asname or a.name for a in n.names)
+            keep.update(a.name for a in n.names)
+        elif isinstance(n, ast.Import):
+            keep.update(a.asname or a.name for a in n.names if a.name not in modules)
+    return own, keep
+
+
+def _names(text: str) -> set[str]:
+    return {t.string for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type == tokenize.NAME}
+
+
+def rename_map(sources: dict[str, str]) -> dict[str, str]:
+    """One map for a set of modules (name -> source) that import each other: each name the
+    modules define, unless the firmware has it already or it must stay (see _definitions),
+    to a distinct ROM name that none of them uses. Deterministic: sorted names, fixed pool."""
+    modules = set(sources)
+    own: set[str] = set()
+    keep: set[str] = set(modules)
+    used: set[str] = set()
+    for text in sources.values():
+        o, k = _definitions(ast.parse(text), modules)
+        own |= o
+        keep |= k
+        used |= _names(text)
+    rom = rom_names()
+    romset = set(rom)
+    todo = sorted(n for n in own - keep - romset if not n.startswith("__"))
+    pool = [r for r in sorted(rom, key=lambda r: (len(r), r)) if r not in used
+            and not r.startswith("_") and not keyword.iskeyword(r) and r not in _BUILTINS]
+    if len(pool) < len(todo):
+        raise ValueError("rename: %d names but only %d free ROM names" % (len(todo), len(pool)))
+    return dict(zip(todo, pool))
+
+
+def rename(text: str, names: dict[str, str]) -> str:
+    """The source with every NAME token in ``names`` replaced (strings and comments kept)."""
+    out = []
+    for t in tokenize.generate_tokens(io.StringIO(text).readline):
+        if t.type == tokenize.NAME and t.string in names:
+            t = t._replace(string=names[t.string])
+        out.append(t)
+    return tokenize.untokenize(out)
+
+
+# MicroPython's builtins and modules on the micro:bit too, never used as a new name
+_BUILTINS = set(dir(builtins)) | {
+    "const", "micropython", "microbit", "gc", "os", "sys", "utime", "array", "music",
+    "radio", "speech", "neopixel", "random", "machine", "ustruct", "struct", "math",
+    "love", "this", "antigravity", "audio",
+}

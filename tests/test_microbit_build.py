@@ -1,0 +1,102 @@
+"""The micro:bit build (connectm deploy): cmlines written out as data for 5x4 connect 4, the
+firmware's own names renamed to names the device has in flash. It must compute exactly
+what the source computes, and its names must really cost the device no RAM."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import harness
+from connectm import deploy, fw
+from connectm.minify import rename, strip_source
+from connectm.tables import fixed_lines
+
+fw.load()
+import cmboard  # noqa: E402
+import cmsearch  # noqa: E402
+
+DUMP = """
+import cmboard
+b = cmboard.Board(5, 4, 4, 0)
+for k in sorted(b.__dict__):
+    v = getattr(b, k)
+    print(k, v if v is None or isinstance(v, int) else list(v))
+"""
+
+
+def bundle(tmp_path: Path) -> deploy.Plan:
+    plan = deploy.plan(deploy.BOARDS["microbit"])
+    for item in plan.items:
+        (tmp_path / item.name).write_bytes(item.data)
+    return plan
+
+
+def test_fixed_tables_are_the_builders(mpy_wasm: harness.MpyWasm, tmp_path: Path) -> None:
+    (tmp_path / "cmlines.py").write_text(strip_source(fixed_lines(5, 4, 4)))
+    files = [tmp_path / "cmlines.py", "cmboard"]
+    out = mpy_wasm.run(DUMP, files=files).strip()
+    b = cmboard.Board(5, 4, 4, 0)
+    want = "\n".join("%s %s" % (k, v if v is None or isinstance(v, int) else list(v))
+                     for k, v in sorted(vars(b).items()))
+    assert out == want
+    err = mpy_wasm.run("import cmboard\ntry:\n    cmboard.Board(7, 6, 4, 0)\n"
+                       "except ValueError as e:\n    print(type(e).__name__, e)\n", files=files)
+    assert err.strip() == "SizeError this build plays 5x4 connect 4 only, without keys"
+
+
+def test_bundle_searches_like_the_source(mpy_wasm: harness.MpyWasm, tmp_path: Path) -> None:
+    plan = bundle(tmp_path)
+    code = ("import cmboard, cmsearch\nb = cmboard.Board(5, 4, 4, 0)\ns = cmsearch.Search(b)\n"
+            "print(s.go(8), s.score, s.depth, s.nodes)\nb.play(2)\nprint(s.go(6, 0, 0, 7))\n")
+    files = [tmp_path / n for n in ("cmboard.py", "cmsearch.py", "cmlines.py")]
+    out = mpy_wasm.run(rename(code, plan.names), files=files).split()
+    b = cmboard.Board(5, 4, 4, 0)
+    s = cmsearch.Search(b)
+    want = [s.go(8), s.score, s.depth, s.nodes]
+    b.play(2)
+    want.append(s.go(6, 0, 0, 7))
+    assert out == [str(v) for v in want]
+
+
+def test_bundle_plays_like_the_source(mpy_wasm: harness.MpyWasm, tmp_path: Path) -> None:
+    # the same game through cmgame on the fake micro:bit: the same serial lines and LEDs
+    plan = bundle(tmp_path)
+    code = """
+import cmsearch, cmgame, cmstart, drv_microbit
+from microbit import display
+drv_microbit.text = print
+cmstart.init(drv_microbit, 5, 4)
+for k in 'drdd3':
+    cmgame.key(k)
+print(''.join(str(display.get_pixel(x, y)) for y in range(5) for x in range(5)))
+"""
+    names = ("cmboard", "cmsearch", "cmlines", "cmgame", "cmstart", "cmlevels", "drv_microbit")
+    source = mpy_wasm.run(code, files=list(names), fakes=True)
+    built = mpy_wasm.run(rename(code, plan.names), fakes=True,
+                         files=[tmp_path / (n + ".py") for n in names])
+    assert built == source
+    assert source.count("\nB 5x4 ") >= 4
+
+
+@pytest.mark.parametrize("module", ["cmsearch", "cmgame"])
+def test_renamed_names_cost_no_heap(microbit_v1: harness.MicrobitV1, tmp_path: Path,
+                                    module: str) -> None:
+    # qstrs the module interns on the device: stripped only, and as the build renames it
+    plan = bundle(tmp_path)
+    built = (tmp_path / (module + ".py")).read_text()
+    plain = strip_source((harness.firmware_dir() / (module + ".py")).read_text())
+    dev = microbit_v1.device
+    counts = []
+    for text in (plain, built):
+        dev.soft_reset()
+        dev.put("_q.py", text)
+        dev.soft_reset()
+        out = dev.exec("import _q\nimport micropython\nmicropython.qstr_info()\n")
+        counts.append(int(re.search(r"n_qstr=(\d+)", out).group(1)))
+    dev.remove("_q.py")
+    # what stays: the module's own name, its strings and a few names the firmware lacks
+    assert counts[1] * 2 < counts[0], counts
+    assert plan.names  # the build did rename
