@@ -34,6 +34,7 @@ from connectm import tournament as T
 
 fw.load()
 import cmboard  # noqa: E402
+import cmlevels  # noqa: E402
 import cmmoves  # noqa: E402
 
 DIGITS = "0123456789"
@@ -439,7 +440,6 @@ def game(monkeypatch: pytest.MonkeyPatch) -> Any:
     import importlib
 
     import cmgame
-    import cmlevels
     import cmstart
 
     importlib.reload(cmgame)
@@ -455,12 +455,6 @@ def init(*args: Any) -> None:
     import cmstart
 
     cmstart.init(*args)
-
-
-def cmstart_levels() -> tuple:
-    import cmstart
-
-    return cmstart.LEVELS
 
 
 def load(text: str) -> None:
@@ -518,7 +512,7 @@ def test_fuzz_serial_keys(game: Any, extended: bool, capsys: pytest.CaptureFixtu
 
 def test_fuzz_save_text(game: Any, extended: bool, capsys: pytest.CaptureFixture[str],
                         record_property: Callable[[str, Any], None]) -> None:
-    n_sc = 3 * len(cmstart_levels())
+    n_sc = 3 * len(cmlevels.LEVELS)  # the fixture's shallow levels are as many
     valid = st.builds(
         lambda lv, hp, mv, sc: "%d %d %s %s" % (lv, hp, mv or "-", " ".join(map(str, sc))),
         st.integers(-1, 6), st.integers(0, 3), st.text("12345670x", max_size=25),

@@ -471,16 +471,11 @@ def deploy(
     t = open_transport(port)
     try:
         dev = Device(t, port)
-        enter_raw_repl(t, port)
-        try:
-            info = dev.identify()
-        except DeployError as e:
-            if "MemoryError" not in str(e):
-                raise
-            # The running program keeps its heap after Ctrl-C (e.g. the game on a micro:bit):
-            # a soft reset in the raw REPL frees it and does not run main.py again.
-            enter_raw_repl(t, port, reset=True)
-            info = dev.identify()
+        # A program stopped by Ctrl-C keeps its heap (e.g. the game on a micro:bit, or one
+        # that failed to boot): a soft reset in the raw REPL frees it for identification and
+        # the copy, and does not run main.py again.
+        enter_raw_repl(t, port, reset=True)
+        info = dev.identify()
         spec = detect_board(info, board)
         con.print("found %s on %s: %s" % (spec.title, port, info.describe()))
         p = plan(spec, info)
@@ -489,9 +484,6 @@ def deploy(
             print_plan(p, con.print)
             return p
         print_plan(p, con.print)
-        # The copy needs heap, and a stopped program keeps its own after Ctrl-C (e.g. a game
-        # that failed to boot): a soft reset in the raw REPL frees it, without main.py.
-        enter_raw_repl(t, port, reset=True)
         if not any(i.name == "main.py" for i in p.items):
             con.print("warning: no main.py: nothing will start after the reset")
         # 1. no main.py while the modules change; also drop stale copies (other format,
