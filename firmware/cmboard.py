@@ -5,6 +5,8 @@ from micropython import const
 
 WIN = const(65536)  # a win's score unit: above anything the window weights can sum to
 HIT = const(32768)  # the gain of a disc that completes a window: above any other gain
+# 0 in the micro:bit build (connectm deploy): the compiler then drops the hash-key code.
+KEYS = const(1)
 
 
 class SizeError(ValueError):
@@ -52,7 +54,7 @@ class Board:
         # Once won, the score means nothing: the search scores a win by its disc count.
         self.won = d >= HIT
         self.score += -d if n & 1 else d
-        if self.z1:
+        if KEYS and self.z1:
             self.h1 ^= self.z1[2 * cell + (n & 1)]
             self.h2 ^= self.z2[2 * cell + (n & 1)]
 
@@ -70,7 +72,7 @@ class Board:
         u = self.u if n & 1 else 1
         for k in range(self.wstart[cell], self.wstart[cell + 1]):
             st[wins[k]] -= u
-        if self.z1:
+        if KEYS and self.z1:
             self.h1 ^= self.z1[2 * cell + (n & 1)]
             self.h2 ^= self.z2[2 * cell + (n & 1)]
         return col

@@ -15,20 +15,23 @@ EXACT = const(1)  # cmtt's bounds
 LOWER = const(2)
 UPPER = const(3)
 NONE = const(255)
+# 0 in the micro:bit build (connectm deploy): the compiler then drops the table code.
+TT = const(1)
 
 
 class Search:
-    def __init__(self, board, tt_bytes=0):
+    def __init__(self, board, tt_bytes=0, plies=0):
         # tt_bytes > 0 adds a transposition table (the board needs hash keys, keys=1).
+        # plies > 0 caps the depth below the board's size: the per-ply arrays take less RAM.
         self.b = board
-        d = board.size + 2
+        d = min(plies or board.size, board.size) + 2
         self.alpha = array.array('i', [0] * d)
         self.beta = array.array('i', [0] * d)
         self.best = array.array('i', [0] * d)  # best score so far at each ply
         self.bestcol = bytearray(d)
         self.next = bytearray(d)  # each ply's next index into ords
         self.tt = None
-        if tt_bytes:
+        if TT and tt_bytes:
             import cmtt
             self.tt = cmtt.TT(tt_bytes)
         self.move = NONE
@@ -47,7 +50,7 @@ class Search:
         if b.over():
             return NONE
         t0 = ticks_ms()
-        for d in range(1, min(depth, b.size - b.n) + 1):
+        for d in range(1, min(depth, b.size - b.n, len(self.next) - 2) + 1):
             # Depth 1 always completes, so there is always a move to return.
             if not self._root(d, max_nodes if d > 1 else 0, max_ms if d > 1 else 0, t0):
                 self.stopped = True
@@ -128,7 +131,7 @@ class Search:
                 if ply == 0:
                     break
                 score = best[ply]
-                if tt:
+                if TT and tt:
                     # alpha on entry was -beta of the parent, which has not changed since.
                     tt.store(b.h1, b.h2, target - ply,
                              LOWER if score >= beta[ply] else
@@ -158,7 +161,7 @@ class Search:
                 else:
                     score = INF
                     f = b.w
-                    if tt:
+                    if TT and tt:
                         score = tt.cut(b.h1, b.h2, target - ply - 1, -beta[ply], -alpha[ply])
                         f = min(tt.col, f)
                     if score == INF:

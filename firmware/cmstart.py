@@ -17,7 +17,8 @@ def init(disp, w, h, tt=0):
     n = tt
     while g.s is None:
         try:
-            g.s = cmsearch.Search(g.b, n)
+            # no deeper than the deepest level: the search's per-ply arrays stay small
+            g.s = cmsearch.Search(g.b, n, max([L[0] for L in LEVELS]))
         except MemoryError:
             if not n:
                 raise

@@ -27,8 +27,8 @@ for _p in (REPO / "host", TOOLS):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from connectm import fw  # noqa: E402
-from connectm.minify import strip_source  # noqa: E402
+from connectm import deploy, fw  # noqa: E402
+from connectm.minify import rename, strip_source  # noqa: E402
 
 NPM_PREFIX = Path(os.environ.get("CONNECTM_NPM_PREFIX", REPO / ".cache" / "npm"))
 WASM_PKG = NPM_PREFIX / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
@@ -258,11 +258,18 @@ class MicrobitV1:
         files: Iterable[FileSpec] | None = None,
         fakes: bool = False,
         timeout: float | None = None,
+        build: bool = False,
     ) -> str:
+        """build=True: the modules as connectm deploy builds them for a micro:bit (5x4
+        tables, constants folded, names renamed), and the code renamed to match."""
         from emulator import DeviceError
 
         dev = self.device
         wanted = {p.name: strip_source(p.read_text()).encode() for p in self._files(code, files)}
+        if build:
+            plan = deploy.plan(deploy.BOARDS["microbit"])
+            wanted = {i.name: i.data for i in plan.items if i.name in wanted}
+            code = rename(code, plan.names)
         if len(code) > self.INLINE_MAX:
             wanted["_cmrun.py"] = code.encode()
             code = "import _cmrun\n"

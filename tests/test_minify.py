@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from connectm.minify import strip_source
+from connectm.minify import fold_consts, strip_source
 
 FIRMWARE = sorted(harness.firmware_dir().glob("*.py"))
 
@@ -61,3 +61,17 @@ def test_docstrings_and_comments_go() -> None:
     ns: dict = {"const": lambda v: v}
     exec(out.replace("from micropython import const", ""), ns)
     assert ns["f"](2) == 3
+
+
+def test_fold_consts_writes_values_in() -> None:
+    # the micro:bit ignores const(): values written in, `if 0 and x:` left for the compiler
+    # to drop, a definition kept only where another module uses it
+    src = {"a": "from micropython import const\nX = const(3)\nY = const(X + 1)\nOFF = const(0)\n"
+                "def f(b):\n    if OFF and b:\n        return b.X\n    return X * Y\n",
+           "b": "import a\nprint(a.Y)\n"}
+    out = fold_consts(src)
+    assert out["a"] == ("from micropython import const\nY = const(3 + 1)\n"
+                        "def f(b):\n    if 0:\n        return b.X\n    return 3 * 4\n")
+    assert out["b"] == src["b"]
+    with pytest.raises(ValueError, match="a.N is not a non-negative int"):
+        fold_consts({"a": "N = const(-1)\n"})

@@ -6,8 +6,9 @@ A name the device already has in flash costs no RAM when a program uses it; ever
 identifier is interned into the 10 KB heap. connectm.minify renames the firmware's own
 names to these (connectm deploy, for the micro:bit). The firmware stores each qstr as
 hash byte, length byte, the characters and a NUL: scanned for here in the image below
-1 MB (the appended-script area and UICR are left out). A stray match only costs the RAM
-the renaming meant to save; tests/test_minify.py checks the names on the emulated v1.
+1 MB (the appended-script area and UICR are left out), the hash checked. A stray match
+would only cost the RAM the renaming meant to save; tests/test_minify.py checks the names
+on the emulated v1.
 """
 
 from __future__ import annotations
@@ -35,11 +36,21 @@ def image(path: str) -> bytes:
     return bytes(mem.get(i, 0xFF) for i in range(max(mem) + 1))
 
 
+def qstr_hash(name: bytes) -> int:
+    # the firmware's qstr hash (djb2, one byte, never 0)
+    h = 5381
+    for c in name:
+        h = (h * 33) ^ c
+    return (h & 0xFF) or 1
+
+
 def names(img: bytes) -> list[str]:
     found = set()
-    for m in re.finditer(rb"(?s)[\x00-\xff]([\x01-\x40])([A-Za-z_][A-Za-z0-9_]*)\x00", img):
-        if m.group(1)[0] == len(m.group(2)):
-            found.add(m.group(2).decode())
+    for m in re.finditer(rb"(?s)([\x00-\xff])([\x01-\x40])([A-Za-z_][A-Za-z0-9_]*)\x00", img):
+        name = m.group(3)
+        # length and hash must both match: a stray byte pattern rarely passes both
+        if m.group(2)[0] == len(name) and m.group(1)[0] == qstr_hash(name):
+            found.add(name.decode())
     return sorted(found)
 
 

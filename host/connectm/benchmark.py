@@ -16,7 +16,8 @@ POSITIONS = [("7x6", 4, "", 9), ("7x6", 4, "4453", 9), ("7x6", 4, "44444123", 9)
              ("5x4", 4, "", 10)]
 TESTSETS = Path(__file__).resolve().parents[2].parent / "shared" / "testsets"
 
-# Runs on the device: the biggest module first, or the heap runs out (see tests/test_engine).
+# Runs on the device, in the micro:bit build's names (Plan.names): the biggest module first,
+# or the heap runs out (see tests/test_engine).
 DEVICE_CODE = """import cmsearch
 import cmlines
 import cmboard
@@ -76,14 +77,19 @@ def device_speed() -> None:
     sys.path.insert(0, str(tools))
     from emulator import Microbit
 
-    from connectm.minify import strip_source
+    from connectm import deploy
+    from connectm.minify import rename
 
+    # what connectm deploy copies to a micro:bit (stripped, tables fixed, names renamed)
+    build = deploy.plan(deploy.BOARDS["microbit"])
     with Microbit(icount=True) as mb:
-        for name in ("cmsearch", "cmlines", "cmboard"):
-            mb.put(name + ".py", strip_source((fw.firmware_dir() / (name + ".py")).read_text()))
+        for i in build.items:
+            if i.name in ("cmsearch.py", "cmlines.py", "cmboard.py"):
+                mb.put(i.name, i.data)
         for depth in (4, 6, 8):
             mb.soft_reset()
-            nodes, ms = (int(x) for x in mb.exec(DEVICE_CODE % depth, timeout=600).split())
+            code = rename(DEVICE_CODE % depth, build.names)
+            nodes, ms = (int(x) for x in mb.exec(code, timeout=600).split())
             print("micro:bit v1 (QEMU -icount shift=6), 5x4 c4 depth %d: %d nodes in %d "
                   "virtual ms = %.0f nodes/s" % (depth, nodes, ms, nodes * 1000 / max(1, ms)))
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from connectm import fw
-from connectm.minify import rename, rename_map, strip_source
+from connectm.minify import fold_consts, rename, rename_map, strip_source
 from connectm.tables import fixed_lines
 
 # known USB vendor ids of MicroPython boards, tried first when several ports are listed
@@ -49,8 +49,9 @@ class BoardSpec:
     skip: frozenset[str]  # modules the game may import but this board never loads
     strip: bool  # strip comments/docstrings (small flash, no .mpy)
     display: str = ""  # cmhw.DISPLAY for this board (Pico)
-    # (W, H, M): cmlines written out for this one board size (connectm.tables), and the
-    # firmware's own names renamed to ROM names (connectm.minify.rename): the micro:bit
+    # (W, H, M): the micro:bit build (microbit_build): cmlines written out for this one
+    # board size (connectm.tables), no hash-key or table code, no line numbers, and the
+    # firmware's own names renamed to ROM names (connectm.minify.rename)
     fixed: tuple[int, int, int] | None = None
 
 
@@ -175,6 +176,26 @@ def compile_mpy(src: Path) -> bytes:
         return out.read_bytes()
 
 
+# The switches of cmsearch (TT) and cmboard (KEYS): at 0 the compiler drops their code.
+NO_TABLES = re.compile(r"(?m)^(TT|KEYS) ?= ?const\(1\)")
+# main.py compiles cmsearch first: from there on, the device's compiler keeps no line
+# numbers (less RAM for every module after; cmmain's own opt_level comes too late).
+NO_LINES = "from micropython import opt_level\nopt_level(3)\n"
+
+
+def microbit_build(items: list[Item]) -> dict[str, str]:
+    """Make stripped items fit a micro:bit v1 (in place); return the rename map."""
+    texts = fold_consts({i.source.stem: NO_TABLES.sub(r"\1=const(0)", i.data.decode())
+                         for i in items})
+    for i in items:
+        i.data = ((NO_LINES if i.name == "cmsearch.py" else "") + texts[i.source.stem]).encode()
+    names = rename_map({i.source.stem: i.data.decode() for i in items})
+    for i in items:
+        i.data = rename(i.data.decode(), names).encode()
+        i.note += ", renamed"
+    return names
+
+
 def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
     """What to copy to this board (info=None: assume .py files, e.g. a dry run offline)."""
     available = {p.stem: p for p in fw.firmware_files()}
@@ -210,12 +231,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
             items.append(Item(name + ".mpy", compile_mpy(src), src, "mpy-cross"))
         else:
             items.append(Item(src.name, src.read_bytes(), src))
-    names_map: dict[str, str] = {}
-    if board.fixed:
-        names_map = rename_map({i.source.stem: i.data.decode() for i in items})
-        for i in items:
-            i.data = rename(i.data.decode(), names_map).encode()
-            i.note += ", renamed"
+    names_map = microbit_build(items) if board.fixed else {}
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
     return Plan(board, items, missing, notes, names_map)

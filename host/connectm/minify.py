@@ -12,6 +12,7 @@ import ast
 import builtins
 import io
 import keyword
+import re
 import tokenize
 from pathlib import Path
 
@@ -38,6 +39,75 @@ def strip_source(text: str) -> str:
         remove_builtin_exception_brackets=False,
         constant_folding=False,
     ) + "\n"
+
+
+# -- constants for the micro:bit -----------------------------------------------------------
+# The micro:bit v1's compiler ignores const(): each NAME = const(v) stays a global that every
+# use looks up at run time, and `if NAME:` code stays even when NAME is 0. fold_consts()
+# writes the values in, which the compiler does fold: a literal `if 0:` block compiles to
+# nothing.
+
+def _const_defs(tree: ast.Module) -> dict[str, tuple[ast.Assign, ast.expr]]:
+    """NAME -> (the statement NAME = const(expr), expr), at module level."""
+    defs = {}
+    for n in tree.body:
+        if (isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Call)
+                and isinstance(n.value.func, ast.Name) and n.value.func.id == "const"):
+            defs[n.targets[0].id] = (n, n.value.args[0])
+    return defs
+
+
+def _imported(tree: ast.AST, mod: str) -> set[str]:
+    """The names of module ``mod`` that this code uses: from mod import X, or mod.X."""
+    alias = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import)
+             for a in n.names if a.name == mod}
+    used: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and n.module == mod:
+            used.update(a.name for a in n.names)
+        elif (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+              and n.value.id in alias):
+            used.add(n.attr)
+    return used
+
+
+def fold_consts(sources: dict[str, str]) -> dict[str, str]:
+    """Modules (name -> source) with each module's own const() names replaced by their
+    values, a definition dropped when no other module uses the name and it has its line
+    to itself, and `if 0 and x:` made `if 0:`. Values must be non-negative integers."""
+    out = {}
+    for mod, text in sources.items():
+        tree = ast.parse(text)
+        defs = _const_defs(tree)
+        values: dict[str, int] = {}
+        for name, (_, expr) in defs.items():
+            v = eval(compile(ast.Expression(expr), mod, "eval"), {"__builtins__": {}}, values)
+            if not isinstance(v, int) or v < 0:
+                raise ValueError("fold_consts: %s.%s is not a non-negative int" % (mod, name))
+            values[name] = v
+        others = set().union(*(_imported(ast.parse(t), mod)
+                               for m, t in sources.items() if m != mod))
+        lines = text.splitlines(keepends=True)
+        drop = {node.lineno for name, (node, _) in defs.items() if name not in others
+                and lines[node.lineno - 1].strip() == ast.get_source_segment(text, node)}
+        targets = {(node.lineno, node.col_offset) for node, _ in defs.values()}
+        toks = []
+        prev = ""
+        for t in tokenize.generate_tokens(io.StringIO(text).readline):
+            if (t.type == tokenize.NAME and t.string in values and prev != "."
+                    and t.start not in targets):
+                t = t._replace(string=str(values[t.string]))
+            if t.type not in (tokenize.NL, tokenize.COMMENT):
+                prev = t.string
+            toks.append(t)
+        kept = [ln for i, ln in enumerate(tokenize.untokenize(toks).splitlines(keepends=True), 1)
+                if i not in drop]
+        text = re.sub(r"\bif 0 and [^:\n]+:", "if 0:", "".join(kept))
+        if not re.search(r"\bconst\(", text):
+            text = re.sub(r"(?m)^from micropython import const\n", "", text)
+        out[mod] = text
+    return out
 
 
 # -- renaming for the micro:bit ------------------------------------------------------------
