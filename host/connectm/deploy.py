@@ -192,7 +192,7 @@ def microbit_build(items: list[Item]) -> dict[str, str]:
     names = rename_map({i.source.stem: i.data.decode() for i in items})
     for i in items:
         i.data = rename(i.data.decode(), names).encode()
-        i.note += ", renamed"
+        i.note += ", constants folded, renamed"
     return names
 
 
