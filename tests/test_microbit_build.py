@@ -102,19 +102,12 @@ def test_renamed_names_cost_no_heap(microbit_v1: harness.MicrobitV1, tmp_path: P
     assert plan.names  # the build did rename
 
 
-def test_constants_are_folded_on_the_device(microbit_v1: harness.MicrobitV1,
-                                            tmp_path: Path) -> None:
+def test_constants_are_folded_on_the_device(microbit_v1: harness.MicrobitV1) -> None:
     # The v1 ignores const(): the build writes the values in and drops the definitions,
     # so the modules keep no const globals, and no TT or KEYS switch is left to look up.
-    plan = bundle(tmp_path)
-    dev = microbit_v1.device
-    dev.soft_reset()
-    for m in ("cmsearch", "cmboard"):
-        dev.put(m + ".py", (tmp_path / (m + ".py")).read_bytes())
-    dev.soft_reset()
-    out = dev.exec("import cmsearch, cmboard\nprint(sorted(dir(cmsearch)))\n"
-                   "print(sorted(dir(cmboard)))\n").split("\n")
-    new = {v: k for k, v in plan.names.items()}
+    out = microbit_v1.run("import cmsearch, cmboard\nprint(sorted(dir(cmsearch)))\n"
+                          "print(sorted(dir(cmboard)))\n", build=True).split("\n")
+    new = {v: k for k, v in deploy.plan(deploy.BOARDS["microbit"]).names.items()}
     search = {new.get(n, n) for n in eval(out[0])}
     board = {new.get(n, n) for n in eval(out[1])}
     assert search == {"__name__", "array", "ticks_ms", "ticks_diff", "opt_level", "Search"}

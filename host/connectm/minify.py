@@ -77,8 +77,9 @@ def fold_consts(sources: dict[str, str]) -> dict[str, str]:
     values, a definition dropped when no other module uses the name and it has its line
     to itself, and `if 0 and x:` made `if 0:`. Values must be non-negative integers."""
     out = {}
+    trees = {mod: ast.parse(text) for mod, text in sources.items()}
     for mod, text in sources.items():
-        tree = ast.parse(text)
+        tree = trees[mod]
         defs = _const_defs(tree)
         values: dict[str, int] = {}
         for name, (_, expr) in defs.items():
@@ -86,8 +87,7 @@ def fold_consts(sources: dict[str, str]) -> dict[str, str]:
             if not isinstance(v, int) or v < 0:
                 raise ValueError("fold_consts: %s.%s is not a non-negative int" % (mod, name))
             values[name] = v
-        others = set().union(*(_imported(ast.parse(t), mod)
-                               for m, t in sources.items() if m != mod))
+        others = set().union(*(_imported(t, mod) for m, t in trees.items() if m != mod))
         lines = text.splitlines(keepends=True)
         drop = {node.lineno for name, (node, _) in defs.items() if name not in others
                 and lines[node.lineno - 1].strip() == ast.get_source_segment(text, node)}
