@@ -107,7 +107,9 @@ def play(c):
         line = win()
         sc[3 * lv + (2 if r == 3 else r != hp)] += 1
     draw()
-    m = ''.join([chr(49 + x) for x in b.hist[:b.n]])
+    m = ''  # a loop, not a list comprehension: that would be one more function in RAM
+    for x in b.hist[:b.n]:
+        m += chr(49 + x)
     print('B %dx%d lv=%d you=%d moves=%s turn=%d over=%d' % (
         b.w, b.h, lv + 1, hp, m, 1 + (b.n & 1), r))
     if sv:
@@ -117,25 +119,16 @@ def play(c):
 
 
 def win():
-    # The winning line through the last disc: its colour's run in one of 4 directions.
-    h = b.h
-    c = b.hist[b.n - 1]
-    r = b.heights[c] - 1
-    p = b.cells[c * h + r]
-    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        L = []
-        for k in range(1 - b.m, b.m):
-            x = c + k * dx
-            y = r + k * dy
-            if 0 <= x < b.w and 0 <= y < h and b.cells[x * h + y] == p:
-                L.append(x * h + y)
-            elif k < 0:
-                L = []
-            else:
+    # The winning line(s): the cells of every window the last mover filled. Its state is
+    # m discs of player 1 (st = m) or of player 2 (st = m * u); see cmlines.
+    f = b.m if b.n & 1 else b.m * b.u
+    L = []
+    for x in range(b.size):
+        for k in range(b.wstart[x], b.wstart[x + 1]):
+            if b.st[b.wins[k]] == f:
+                L.append(x)
                 break
-        if len(L) >= b.m:
-            return L
-    return ()
+    return L
 
 
 def tick(now):

@@ -17,7 +17,7 @@ def show():
 
 
 def text(s):
-    display.scroll(s, delay=60)
+    display.scroll(s, 60)  # ms per column; positional: a keyword costs RAM
 
 
 def key():

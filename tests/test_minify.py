@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from connectm.minify import fold_consts, strip_source
+from connectm.minify import drop_unread, fold_consts, specialize, strip_source
 
 FIRMWARE = sorted(harness.firmware_dir().glob("*.py"))
 
@@ -64,14 +64,33 @@ def test_docstrings_and_comments_go() -> None:
 
 
 def test_fold_consts_writes_values_in() -> None:
-    # the micro:bit ignores const(): values written in, `if 0 and x:` left for the compiler
-    # to drop, a definition kept only where another module uses it
+    # the micro:bit ignores const(): values written in, `if 0 and x:` blocks dropped (the
+    # device's parser would intern their names), a block left with nothing gets a pass, a
+    # definition kept only where another module uses it
     src = {"a": "from micropython import const\nX = const(3)\nY = const(X + 1)\nOFF = const(0)\n"
-                "def f(b):\n    if OFF and b:\n        return b.X\n    return X * Y\n",
+                "def f(b):\n    if OFF and b:\n        return b.X\n    return X * Y\n"
+                "def g():\n    if OFF:\n        b.Z = 1\n",
            "b": "import a\nprint(a.Y)\n"}
     out = fold_consts(src)
     assert out["a"] == ("from micropython import const\nY = const(3 + 1)\n"
-                        "def f(b):\n    if 0:\n        return b.X\n    return 3 * 4\n")
+                        "def f(b):\n    return 3 * 4\ndef g():\n    pass\n")
     assert out["b"] == src["b"]
     with pytest.raises(ValueError, match="a.N is not a non-negative int"):
         fold_consts({"a": "N = const(-1)\n"})
+
+
+def test_specialize_writes_the_board_size_in() -> None:
+    src = "def f(b, g):\n    return b.w * g.b.h + b.width + len(b.hist)\n"
+    assert specialize(src, {"w": 5, "h": 4}) == \
+        "def f(b, g):\n    return 5 * 4 + b.width + len(b.hist)\n"
+    with pytest.raises(ValueError, match="line 1 assigns .w"):
+        specialize("b.w = 5\n", {"w": 5})
+
+
+def test_drop_unread_leaves_what_a_module_reads() -> None:
+    src = {"hw": "PINS = 1, 2\nA, B = 3, 4\nUSED = 5\nx = 1; y = 2\n",
+           "game": "import hw\nprint(hw.USED, hw.A)\n"}
+    out = drop_unread(src)
+    # PINS goes; A, B stay (A is read); USED stays; a shared line is left alone
+    assert out["hw"] == "A, B = 3, 4\nUSED = 5\nx = 1; y = 2\n"
+    assert out["game"] == src["game"]

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from connectm import fw
-from connectm.minify import fold_consts, rename, rename_map, strip_source
-from connectm.tables import fixed_lines
+from connectm.minify import drop_unread, fold_consts, rename, rename_map, specialize, strip_source
+from connectm.tables import dims, fixed_lines
 
 # known USB vendor ids of MicroPython boards, tried first when several ports are listed
 _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "MicroPython"}
@@ -183,16 +183,20 @@ NO_TABLES = re.compile(r"(?m)^(TT|KEYS) ?= ?const\(1\)")
 NO_LINES = "from micropython import opt_level\nopt_level(3)\n"
 
 
-def microbit_build(items: list[Item]) -> dict[str, str]:
-    """Make stripped items fit a micro:bit v1 (in place); return the rename map."""
-    texts = fold_consts({i.source.stem: NO_TABLES.sub(r"\1=const(0)", i.data.decode())
-                         for i in items})
+def microbit_build(items: list[Item], fixed: tuple[int, int, int]) -> dict[str, str]:
+    """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
+    place; return the rename map."""
+    texts = drop_unread(fold_consts({i.source.stem: NO_TABLES.sub(r"\1=const(0)",
+                                                                  i.data.decode())
+                                     for i in items}))
+    numbers = dims(*fixed)
     for i in items:
-        i.data = ((NO_LINES if i.name == "cmsearch.py" else "") + texts[i.source.stem]).encode()
+        text = specialize(texts[i.source.stem], numbers)
+        i.data = ((NO_LINES if i.name == "cmsearch.py" else "") + text).encode()
     names = rename_map({i.source.stem: i.data.decode() for i in items})
     for i in items:
         i.data = rename(i.data.decode(), names).encode()
-        i.note += ", constants folded, renamed"
+        i.note += ", constants folded, board size in the code, renamed"
     return names
 
 
@@ -231,7 +235,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
             items.append(Item(name + ".mpy", compile_mpy(src), src, "mpy-cross"))
         else:
             items.append(Item(src.name, src.read_bytes(), src))
-    names_map = microbit_build(items) if board.fixed else {}
+    names_map = microbit_build(items, board.fixed) if board.fixed else {}
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
     return Plan(board, items, missing, notes, names_map)

@@ -72,6 +72,27 @@ def _imported(tree: ast.AST, mod: str) -> set[str]:
     return used
 
 
+def drop_dead(text: str) -> str:
+    """The source without its `if 0:` blocks (that have no else). The device's compiler
+    drops their code too, but its parser still interns every name in them, for good."""
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list):
+                continue
+            dead = [n for n in body if isinstance(n, ast.If) and not n.orelse
+                    and isinstance(n.test, ast.Constant) and not n.test.value]
+            for n in dead:
+                for i in range(n.lineno - 1, n.end_lineno or n.lineno):
+                    lines[i] = ""
+            if dead and len(dead) == len(body):  # the block needs a statement
+                first = dead[0]
+                lines[first.lineno - 1] = " " * first.col_offset + "pass\n"
+    return "".join(lines)
+
+
 def fold_consts(sources: dict[str, str]) -> dict[str, str]:
     """Modules (name -> source) with each module's own const() names replaced by their
     values, a definition dropped when no other module uses the name and it has its line
@@ -103,11 +124,69 @@ def fold_consts(sources: dict[str, str]) -> dict[str, str]:
             toks.append(t)
         kept = [ln for i, ln in enumerate(tokenize.untokenize(toks).splitlines(keepends=True), 1)
                 if i not in drop]
-        text = re.sub(r"\bif 0 and [^:\n]+:", "if 0:", "".join(kept))
+        text = drop_dead(re.sub(r"\bif 0 and [^:\n]+:", "if 0:", "".join(kept)))
         if not re.search(r"\bconst\(", text):
             text = re.sub(r"(?m)^from micropython import const\n", "", text)
         out[mod] = text
     return out
+
+
+# -- one board size for the micro:bit -------------------------------------------------------
+# A micro:bit plays one board size: its dimensions can be numbers in the code instead of
+# attributes the board keeps and every use looks up (less bytecode, a smaller board, faster).
+
+def specialize(text: str, values: dict[str, int]) -> str:
+    """The source with every read of ``x.attr`` (x a name or a dotted name, attr in
+    ``values``) replaced by the value; an assignment to such an attribute is refused."""
+    tree = ast.parse(text)
+    spans = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and n.attr in values:
+            if not isinstance(n.ctx, ast.Load):
+                raise ValueError("specialize: line %d assigns .%s" % (n.lineno, n.attr))
+            base = n.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name):
+                spans.append((n.lineno, n.col_offset, n.end_col_offset, n.end_lineno, n.attr))
+    lines = [ln.encode() for ln in text.splitlines(keepends=True)]
+    for row, start, end, end_row, attr in sorted(spans, reverse=True):
+        # a dotted name never spans lines; offsets are in UTF-8 bytes
+        assert row == end_row
+        ln = lines[row - 1]
+        lines[row - 1] = ln[:start] + str(values[attr]).encode() + ln[end:]
+    return b"".join(lines).decode()
+
+
+def drop_unread(sources: dict[str, str]) -> dict[str, str]:
+    """Modules (name -> source) without their module-level assignments of names that no
+    module of the set reads (e.g. the Pico's pins in cmhw, in a micro:bit's bundle): each
+    would stay a global in RAM. Only statements that have their lines to themselves."""
+    counts: dict[str, int] = {}
+    for text in sources.values():
+        for name in _tokens(text):
+            counts[name] = counts.get(name, 0) + 1
+    out = {}
+    for mod, text in sources.items():
+        lines = text.splitlines(keepends=True)
+        for node in ast.parse(text).body:
+            if not isinstance(node, ast.Assign):
+                continue
+            names = [t.id for t in ast.walk(node) if isinstance(t, ast.Name)]
+            targets = [t.id for tg in node.targets for t in ast.walk(tg)
+                       if isinstance(t, ast.Name)]
+            own = "".join(lines[node.lineno - 1:node.end_lineno]).strip()
+            if (names == targets and all(counts[n] == names.count(n) for n in names)
+                    and own == ast.get_source_segment(text, node)):
+                for i in range(node.lineno - 1, node.end_lineno or node.lineno):
+                    lines[i] = ""
+        out[mod] = "".join(lines)
+    return out
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.string for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type == tokenize.NAME]
 
 
 # -- renaming for the micro:bit ------------------------------------------------------------
@@ -141,10 +220,12 @@ def _definitions(tree: ast.AST, modules: set[str]) -> tuple[set[str], set[str]]:
         elif isinstance(n, ast.keyword) and n.arg:
             keep.add(n.arg)
         elif isinstance(n, ast.ImportFrom) and n.module not in modules:
-            keep.update(a.asname or a.name for a in n.names)
+            # the imported name stays; an alias (`as B`) is the code's own
             keep.update(a.name for a in n.names)
+            own.update(a.asname for a in n.names if a.asname)
         elif isinstance(n, ast.Import):
-            keep.update(a.asname or a.name for a in n.names if a.name not in modules)
+            keep.update(a.name for a in n.names if a.name not in modules)
+            own.update(a.asname for a in n.names if a.asname)
     return own, keep
 
 

@@ -14,20 +14,42 @@ from connectm import fw
 
 # made fresh for every board: what play/undo change
 STATE = ("cells", "heights", "hist", "past", "st")
+# numbers in the micro:bit build's code (minify.specialize), so the board keeps none
+DIMS = ("w", "h", "m", "size", "u")
+# read only by modules a micro:bit never loads (cmsolve, cmthreats) and by the hash-key code
+# the build drops
+UNUSED = ("order", "h1", "h2", "z1", "z2")
+
+
+def dims(w: int, h: int, m: int) -> dict[str, int]:
+    """The board attributes the micro:bit build writes into the code as numbers."""
+    fw.load()
+    import cmboard
+
+    board = cmboard.Board(w, h, m, 0)
+    return {name: getattr(board, name) for name in DIMS}
+
+
+# A byte table is written shifted by OFFSET (mod 256) into printable characters when it can
+# be: the device then parses 1 character per value instead of 4 ('\\x00').
+OFFSET = 35
 
 
 def _literal(value: object) -> str:
+    values = list(value) if isinstance(value, (bytes, bytearray, array.array)) else None
+    if values is not None and all(0 <= v < 256 and 32 <= (v + OFFSET) % 256 < 127
+                                  for v in values):
+        return "t(%r)" % bytes((v + OFFSET) % 256 for v in values)
     if isinstance(value, array.array):
-        # MicroPython fills an array from a bytes object byte for byte (CPython does not:
-        # this module is for the device only)
-        return "array(%r, %r)" % (value.typecode, value.tobytes())
-    if isinstance(value, (bytes, bytearray)):
-        return repr(bytes(value))
+        return "array(%r, %r)" % (value.typecode, tuple(value))
+    if values is not None:
+        return "bytes(%r)" % (tuple(values),)
     return repr(value)
 
 
 def fixed_lines(w: int, h: int, m: int) -> str:
-    """Source of a cmlines for a W x H connect-M board without hash keys."""
+    """Source of a cmlines for a W x H connect-M board without hash keys, for code whose
+    board dimensions are numbers (DIMS)."""
     fw.load()
     import cmboard
 
@@ -43,8 +65,14 @@ def fixed_lines(w: int, h: int, m: int) -> str:
         "        from cmboard import SizeError  # loaded: only its Board() calls build()",
         "        raise SizeError('this build plays %dx%d connect %d only, without keys')"
         % (w, h, m),
+        "",
+        "    def t(s):  # the printable bytes back to the table (tables.OFFSET)",
+        "        return bytes([(c - %d) %% 256 for c in s])" % OFFSET,
+        "",
     ]
     for name, value in sorted(vars(board).items()):
+        if name in DIMS or name in UNUSED:
+            continue
         if name in STATE:
             if isinstance(value, array.array):
                 text = "array(%r, bytes(%d))" % (value.typecode, len(value.tobytes()))
