@@ -35,34 +35,14 @@ class Search:
             import cmtt
             self.tt = cmtt.TT(tt_bytes)
         self.move = NONE
-        self.score = self.depth = self.nodes = self.seed = 0
+        self.score = self.depth = self.nodes = 0
         self.stopped = False
 
     def go(self, depth, max_nodes=0, max_ms=0, seed=0):
         # Deepens 1, 2, .. depth and keeps the move of the last iteration that completed;
         # stops early on a proven result or a spent budget (nodes, or ms of ticks_ms()).
         # seed > 0 picks at random among equally good moves. Returns the column, 0-based.
-        b = self.b
-        self.move = NONE
-        self.score = self.depth = self.nodes = 0
-        self.seed = seed
-        self.stopped = False
-        if b.over():
-            return NONE
-        t0 = ticks_ms()
-        for d in range(1, min(depth, b.size - b.n, len(self.next) - 2) + 1):
-            # Depth 1 always completes, so there is always a move to return.
-            if not self._root(d, max_nodes if d > 1 else 0, max_ms if d > 1 else 0, t0):
-                self.stopped = True
-                break
-            self.move = self.bestcol[0]
-            self.score = self.best[0]
-            self.depth = d
-            if self.score >= WIN or self.score <= -WIN:
-                break
-        return self.move
-
-    def _root(self, target, max_nodes, max_ms, t0):
+        # One function, not one per iteration: a function costs a micro:bit RAM.
         b = self.b
         tt = self.tt
         # One name per assignment: the micro:bit's compiler builds a tuple (allocates) for
@@ -80,121 +60,135 @@ class Search:
         wstart = b.wstart
         wins = b.wins
         st = b.st
-        seed = self.seed
-        ties = ply = 0
-        nodes = self.nodes
-        check = nodes + 256  # budgets are checked every 256 nodes
-        alpha[0] = best[0] = -INF
-        beta[0] = INF
-        nxt[0] = (b.w + 1) * min(self.move, b.w)
-        while True:
-            if ply and ply + 1 == target:
-                # A frontier node: each child is a leaf, scored from the window gains of its
-                # cell without playing it (most nodes are leaves).
-                n = b.n
-                g = b.g2 if n & 1 else b.g1
-                v = b.score
-                if n & 1:
-                    v = -v
-                i = nxt[ply]
-                c = ords[i]
-                while c != NONE:
-                    if heights[c] < h:
-                        nodes += 1
-                        cell = c * h + heights[c]
-                        d = 0
-                        for k in range(wstart[cell], wstart[cell + 1]):
-                            d += g[st[wins[k]]]
-                        if d >= HIT:
-                            best[ply] = WIN * ((size + 1 - n) // 2)
-                            bestcol[ply] = c
-                            break
-                        d = d + v if n + 1 < size else 0
-                        if d > best[ply]:
-                            best[ply] = d
-                            bestcol[ply] = c
-                            if d >= beta[ply]:
+        self.move = NONE
+        self.score = self.depth = self.nodes = 0
+        self.stopped = False
+        if b.over():
+            return NONE
+        t0 = ticks_ms()
+        nodes = target = 0
+        while target < min(depth, size - b.n, len(nxt) - 2):
+            target += 1
+            ties = ply = 0
+            check = nodes + 256  # budgets are checked every 256 nodes, from depth 2 on
+            alpha[0] = best[0] = -INF
+            beta[0] = INF
+            nxt[0] = (b.w + 1) * min(self.move, b.w)
+            while True:
+                if ply and ply + 1 == target:
+                    # A frontier node: each child is a leaf, scored from the window gains
+                    # of its cell without playing it (most nodes are leaves).
+                    n = b.n
+                    g = b.g2 if n & 1 else b.g1
+                    v = b.score
+                    if n & 1:
+                        v = -v
+                    i = nxt[ply]
+                    c = ords[i]
+                    while c != NONE:
+                        if heights[c] < h:
+                            nodes += 1
+                            cell = c * h + heights[c]
+                            d = 0
+                            for k in range(wstart[cell], wstart[cell + 1]):
+                                d += g[st[wins[k]]]
+                            if d >= HIT:
+                                best[ply] = WIN * ((size + 1 - n) // 2)
+                                bestcol[ply] = c
                                 break
-                    i += 1
-                    c = ords[i]
-                c = NONE
-            else:
-                # The next child in this node's row of ords.
-                i = nxt[ply]
-                c = ords[i]
-                while c != NONE and heights[c] >= h:
-                    i += 1
-                    c = ords[i]
-                nxt[ply] = i + 1
-            if c == NONE:
-                # Every child seen, or a cutoff: the node's score goes to its parent.
-                if ply == 0:
-                    break
-                score = best[ply]
-                if TT and tt:
-                    # alpha on entry was -beta of the parent, which has not changed since.
-                    tt.store(b.h1, b.h2, target - ply,
-                             LOWER if score >= beta[ply] else
-                             EXACT if score > -beta[ply - 1] else UPPER,
-                             bestcol[ply], score)
-                score = -score
-                ply -= 1
-                c = b.undo()
-            else:
-                nodes += 1
-                if nodes >= check:
-                    check = nodes + 256
-                    if max_nodes and nodes >= max_nodes or max_ms and \
-                            ticks_diff(ticks_ms(), t0) >= max_ms:
-                        for _ in range(ply):
-                            b.undo()
-                        self.nodes = nodes
-                        return 0
-                b.play(c)
-                if b.won:
-                    # The mover placed a disc with n - 1 down: (size + 1 - (n - 1)) // 2.
-                    score = WIN * ((size + 2 - b.n) // 2)
-                elif b.n == size:
-                    score = 0
-                elif target == 1:
-                    score = b.score if b.n & 1 else -b.score  # the mover's view
+                            d = d + v if n + 1 < size else 0
+                            if d > best[ply]:
+                                best[ply] = d
+                                bestcol[ply] = c
+                                if d >= beta[ply]:
+                                    break
+                        i += 1
+                        c = ords[i]
+                    c = NONE
                 else:
-                    score = INF
-                    f = b.w
+                    # The next child in this node's row of ords.
+                    i = nxt[ply]
+                    c = ords[i]
+                    while c != NONE and heights[c] >= h:
+                        i += 1
+                        c = ords[i]
+                    nxt[ply] = i + 1
+                if c == NONE:
+                    # Every child seen, or a cutoff: the node's score goes to its parent.
+                    if ply == 0:
+                        break
+                    score = best[ply]
                     if TT and tt:
-                        score = tt.cut(b.h1, b.h2, target - ply - 1, -beta[ply], -alpha[ply])
-                        f = min(tt.col, f)
-                    if score == INF:
-                        # Descend: the child becomes the node at ply + 1.
-                        ply += 1
-                        alpha[ply] = -beta[ply - 1]
-                        beta[ply] = -alpha[ply - 1]
-                        best[ply] = -INF
-                        nxt[ply] = (b.w + 1) * f
-                        continue
+                        # alpha on entry was -beta of the parent, unchanged since.
+                        tt.store(b.h1, b.h2, target - ply,
+                                 LOWER if score >= beta[ply] else
+                                 EXACT if score > -beta[ply - 1] else UPPER,
+                                 bestcol[ply], score)
                     score = -score
-                b.undo()
-            # Fold the child's score (from this node's side) into this node.
-            if ply == 0 and seed:
-                # Seeded variety: keep the root window open by one so that equal moves get
-                # exact scores, and pick among them by reservoir sampling.
-                if score > best[0]:
-                    ties = 1
-                    best[0] = score
-                    alpha[0] = score - 1
-                    bestcol[0] = c
-                elif score == best[0]:
-                    ties += 1
-                    seed = (seed * 75 + 74) % 65537
-                    if seed % ties == 0:
+                    ply -= 1
+                    c = b.undo()
+                else:
+                    nodes += 1
+                    if nodes >= check:
+                        check = nodes + 256
+                        if target > 1 and (max_nodes and nodes >= max_nodes or max_ms and
+                                           ticks_diff(ticks_ms(), t0) >= max_ms):
+                            for _ in range(ply):
+                                b.undo()
+                            self.nodes = nodes
+                            self.stopped = True
+                            return self.move
+                    b.play(c)
+                    if b.won:
+                        # The mover placed a disc with n - 1 down: (size + 1 - (n - 1)) // 2
+                        score = WIN * ((size + 2 - b.n) // 2)
+                    elif b.n == size:
+                        score = 0
+                    elif target == 1:
+                        score = b.score if b.n & 1 else -b.score  # the mover's view
+                    else:
+                        score = INF
+                        f = b.w
+                        if TT and tt:
+                            score = tt.cut(b.h1, b.h2, target - ply - 1, -beta[ply],
+                                           -alpha[ply])
+                            f = min(tt.col, f)
+                        if score == INF:
+                            # Descend: the child becomes the node at ply + 1.
+                            ply += 1
+                            alpha[ply] = -beta[ply - 1]
+                            beta[ply] = -alpha[ply - 1]
+                            best[ply] = -INF
+                            nxt[ply] = (b.w + 1) * f
+                            continue
+                        score = -score
+                    b.undo()
+                # Fold the child's score (from this node's side) into this node.
+                if ply == 0 and seed:
+                    # Seeded variety: keep the root window open by one so that equal moves
+                    # get exact scores, and pick among them by reservoir sampling.
+                    if score > best[0]:
+                        ties = 1
+                        best[0] = score
+                        alpha[0] = score - 1
                         bestcol[0] = c
-            elif score > best[ply]:
-                best[ply] = score
-                bestcol[ply] = c
-                if score > alpha[ply]:
-                    alpha[ply] = score
-                    if score >= beta[ply]:
-                        nxt[ply] = done
-        self.seed = seed
+                    elif score == best[0]:
+                        ties += 1
+                        seed = (seed * 75 + 74) % 65537
+                        if seed % ties == 0:
+                            bestcol[0] = c
+                elif score > best[ply]:
+                    best[ply] = score
+                    bestcol[ply] = c
+                    if score > alpha[ply]:
+                        alpha[ply] = score
+                        if score >= beta[ply]:
+                            nxt[ply] = done
+            # Depth 1 always completes (no budget), so there is always a move to return.
+            self.move = bestcol[0]
+            self.score = best[0]
+            self.depth = target
+            if self.score >= WIN or self.score <= -WIN:
+                break
         self.nodes = nodes
-        return 1
+        return self.move

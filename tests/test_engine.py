@@ -21,7 +21,7 @@ import cmsolve  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "testsets"
 # On the micro:bit each module compiles on import into a fragmenting 9 KB heap: the biggest
-# goes first: cmsearch (its _root is one 2.5 KB block of bytecode), then cmlines (the table
+# goes first: cmsearch (its go() is one big block of bytecode), then cmlines (the table
 # builder), then cmboard (measured: other orders run out of memory), with a gc.collect()
 # between (measured: without them, printing the score too ran out of memory; likely the
 # conservative collector finding a stale pointer to the last parse tree on the C stack).

@@ -11,7 +11,7 @@ depths 1..N of four searches with the engine's leaf evaluation:
 and fit nodes = a * b**depth (least squares on log nodes) for the effective branching
 factor b.  Also nodes per second of the engine and the shares of its time spent in make/unmake
 (Board.play and Board.undo, with their window updates) and in the search loop itself
-(Search._root, which scores the last ply's moves inline from the window gains).
+(Search.go, which scores the last ply's moves inline from the window gains).
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ def profile_engine(pos: Position, depth: int) -> dict[str, float]:
         total += tt
         if fname.endswith("cmboard.py") and func in ("play", "undo"):
             make += tt
-        if fname.endswith("cmsearch.py") and func == "_root":
+        if fname.endswith("cmsearch.py") and func == "go":
             loop = tt
     return {"nodes": nodes, "seconds": dt, "nps": nodes / dt if dt else float("nan"),
             "make_share": make / total if total else float("nan"),
@@ -287,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
     con.print(table)
     con.print(btab)
     ptab = Table(title="Engine speed (CPython) and the evaluation's share of the time")
-    for c in ("position", "depth", "nodes", "nodes/s", "play/undo share", "_root share"):
+    for c in ("position", "depth", "nodes", "nodes/s", "play/undo share", "go share"):
         ptab.add_column(c, justify="right" if c != "position" else "left")
     for pos in pos_list:
         ds = [r.depth for r in results if r.position == pos.name and r.variant == "engine"]
@@ -297,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
                      "%.0f%%" % (100 * pr["make_share"]), "%.0f%%" % (100 * pr["loop_share"]))
     con.print(ptab)
     con.print("play/undo share: time inside Board.play and Board.undo (make/unmake with their "
-              "window updates); _root share: the search loop, last-ply scoring included; "
+              "window updates); go share: the search loop, last-ply scoring included; "
               "shares of a cProfile run, which inflates call overhead.")
     plot(results, fits, Path(args.study_png))
     print("wrote", args.study_png)
