@@ -268,7 +268,8 @@ class MicrobitV1:
         wanted = {p.name: strip_source(p.read_text()).encode() for p in self._files(code, files)}
         if build:
             plan = deploy.plan(deploy.BOARDS["microbit"])
-            wanted = {i.name: i.data for i in plan.items if i.name in wanted}
+            # the build's files have ROM names of their own (cmsearch.py is sent as mov.py)
+            wanted = {i.name: i.data for i in plan.items if i.source.name in wanted}
             code = rename(code, plan.names)
         if len(code) > self.INLINE_MAX:
             wanted["_cmrun.py"] = code.encode()

@@ -28,10 +28,16 @@ for k in sorted(b.__dict__):
 
 
 def bundle(tmp_path: Path) -> deploy.Plan:
+    # under their source names: the code the tests run names the modules as the source
+    # does, and rename() gives it the build's module names, which the modules import by
     plan = deploy.plan(deploy.BOARDS["microbit"])
     for item in plan.items:
         (tmp_path / item.name).write_bytes(item.data)
     return plan
+
+
+def built(tmp_path: Path, plan: deploy.Plan, module: str) -> Path:
+    return tmp_path / (plan.names.get(module, module) + ".py")
 
 
 def test_fixed_tables_are_the_builders(mpy_wasm: harness.MpyWasm, tmp_path: Path) -> None:
@@ -52,7 +58,7 @@ def test_bundle_searches_like_the_source(mpy_wasm: harness.MpyWasm, tmp_path: Pa
     plan = bundle(tmp_path)
     code = ("import cmboard, cmsearch\nb = cmboard.Board(5, 4, 4, 0)\ns = cmsearch.Search(b)\n"
             "print(s.go(8), s.score, s.depth, s.nodes)\nb.play(2)\nprint(s.go(6, 0, 0, 7))\n")
-    files = [tmp_path / n for n in ("cmboard.py", "cmsearch.py", "cmlines.py")]
+    files = [built(tmp_path, plan, n) for n in ("cmboard", "cmsearch", "cmlines")]
     out = mpy_wasm.run(rename(code, plan.names), files=files).split()
     b = cmboard.Board(5, 4, 4, 0)
     s = cmsearch.Search(b)
@@ -76,9 +82,9 @@ print(''.join(str(display.get_pixel(x, y)) for y in range(5) for x in range(5)))
 """
     names = ("cmboard", "cmsearch", "cmlines", "cmgame", "cmstart", "cmlevels", "drv_microbit")
     source = mpy_wasm.run(code, files=list(names), fakes=True)
-    built = mpy_wasm.run(rename(code, plan.names), fakes=True,
-                         files=[tmp_path / (n + ".py") for n in names])
-    assert built == source
+    out = mpy_wasm.run(rename(code, plan.names), fakes=True,
+                       files=[built(tmp_path, plan, n) for n in names])
+    assert out == source
     assert source.count("\nB 5x4 ") >= 4
 
 
@@ -87,13 +93,13 @@ def test_renamed_names_cost_no_heap(microbit_v1: harness.MicrobitV1, tmp_path: P
                                     module: str) -> None:
     # qstrs the module interns on the device: stripped only, and as the build renames it
     plan = bundle(tmp_path)
-    built = (tmp_path / (module + ".py")).read_text()
+    text = built(tmp_path, plan, module).read_text()
     plain = strip_source((harness.firmware_dir() / (module + ".py")).read_text())
     dev = microbit_v1.device
     counts = []
-    for text in (plain, built):
+    for source in (plain, text):
         dev.soft_reset()
-        dev.put("_q.py", text)
+        dev.put("_q.py", source)
         dev.soft_reset()
         out = dev.exec("import _q\nimport micropython\nmicropython.qstr_info()\n")
         counts.append(int(re.search(r"n_qstr=(\d+)", out).group(1)))

@@ -59,7 +59,11 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(why)
         dev = Microbit()
         dev.start()
-    built = {i.source.stem: i.data.decode() for i in deploy.plan(deploy.BOARDS["microbit"]).items}
+    plan = deploy.plan(deploy.BOARDS["microbit"])
+    built = {i.source.stem: i.data.decode() for i in plan.items}
+    # the build's module names (ROM names): a module measured alone drops its imports of them
+    own = "|".join(sorted(plan.names.get(m, m) for m in built))
+    others = re.compile(r"(?m)^(import (%s)\b.*|from (%s) import .*)$" % (own, own))
     print("%-14s %7s %9s %6s %6s%s" % ("module", "source", "stripped", "built", "mpy",
                                        "  device heap" if dev else ""))
     try:
@@ -71,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             if dev is not None and n not in built:
                 line += "  %11s" % "-"
             elif dev is not None:
-                alone = re.sub(r"(?m)^(import cm.*|from cm\w+ import .*)$", "", built[n])
+                alone = others.sub("", built[n])
                 dev.soft_reset()
                 dev.put("_cmsz.py", alone)
                 dev.soft_reset()

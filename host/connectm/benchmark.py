@@ -84,7 +84,7 @@ def device_speed() -> None:
     build = deploy.plan(deploy.BOARDS["microbit"])
     with Microbit(icount=True) as mb:
         for i in build.items:
-            if i.name in ("cmsearch.py", "cmlines.py", "cmboard.py"):
+            if i.source.name in ("cmsearch.py", "cmlines.py", "cmboard.py"):
                 mb.put(i.name, i.data)
         for depth in (4, 6, 8):
             mb.soft_reset()

@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from connectm import fw
-from connectm.minify import drop_unread, fold_consts, rename, rename_map, specialize, strip_source
+from connectm.minify import (
+    drop_unread, fold_consts, rename, rename_map, rom_names, specialize, strip_source,
+)
 from connectm.tables import dims, fixed_lines
 
 # known USB vendor ids of MicroPython boards, tried first when several ports are listed
@@ -193,10 +195,12 @@ def microbit_build(items: list[Item], fixed: tuple[int, int, int]) -> dict[str, 
     for i in items:
         text = specialize(texts[i.source.stem], numbers)
         i.data = ((NO_LINES if i.name == "cmsearch.py" else "") + text).encode()
-    names = rename_map({i.source.stem: i.data.decode() for i in items})
+    names = rename_map({i.source.stem: i.data.decode() for i in items}, modules_too=True)
     for i in items:
         i.data = rename(i.data.decode(), names).encode()
-        i.note += ", constants folded, board size in the code, renamed"
+        if i.source.stem in names:
+            i.name = names[i.source.stem] + ".py"
+        i.note = "%s, %s, micro:bit build" % (i.source.name, i.note)
     return names
 
 
@@ -510,6 +514,8 @@ def deploy(
         #    modules this board does not need) so the small flash has room
         keep = {i.name for i in p.items}
         fw_names = {f.stem for f in fw.firmware_files()} | {"main"}
+        if spec.fixed:  # an earlier micro:bit build's modules have ROM names
+            fw_names |= set(rom_names())
         stale = [f for f in info.files if f not in keep and f.endswith((".py", ".mpy"))
                  and f.rsplit(".", 1)[0] in fw_names]
         #    and the files about to be rewritten: the micro:bit's flash cannot hold two

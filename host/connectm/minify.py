@@ -234,13 +234,15 @@ def _names(text: str) -> set[str]:
             if t.type == tokenize.NAME}
 
 
-def rename_map(sources: dict[str, str]) -> dict[str, str]:
+def rename_map(sources: dict[str, str], modules_too: bool = False) -> dict[str, str]:
     """One map for a set of modules (name -> source) that import each other: each name the
     modules define, unless the firmware has it already or it must stay (see _definitions),
-    to a distinct ROM name that none of them uses. Deterministic: sorted names, fixed pool."""
+    to a distinct ROM name that none of them uses. Deterministic: sorted names, fixed pool.
+    modules_too: the modules' own names too (but main), whose files are then renamed: a
+    module's name and its file's name are interned when it is imported."""
     modules = set(sources)
-    own: set[str] = set()
-    keep: set[str] = set(modules)
+    own: set[str] = modules - {"main"} if modules_too else set()
+    keep: set[str] = set() if modules_too else set(modules)
     used: set[str] = set()
     for text in sources.values():
         o, k = _definitions(ast.parse(text), modules)
@@ -271,5 +273,5 @@ def rename(text: str, names: dict[str, str]) -> str:
 _BUILTINS = set(dir(builtins)) | {
     "const", "micropython", "microbit", "gc", "os", "sys", "utime", "array", "music",
     "radio", "speech", "neopixel", "random", "machine", "ustruct", "struct", "math",
-    "love", "this", "antigravity", "audio",
-}
+    "love", "this", "antigravity", "audio", "builtins", "collections", "ucollections", "time",
+}  # the modules: help('modules') on the v1
