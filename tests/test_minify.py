@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from connectm.minify import drop_unread, fold_consts, specialize, strip_source
+from connectm.minify import drop_unread, fold_consts, rename_map, specialize, strip_source
 
 FIRMWARE = sorted(harness.firmware_dir().glob("*.py"))
 
@@ -94,3 +94,15 @@ def test_drop_unread_leaves_what_a_module_reads() -> None:
     # PINS goes; A, B stay (A is read); USED stays; a shared line is left alone
     assert out["hw"] == "A, B = 3, 4\nUSED = 5\nx = 1; y = 2\n"
     assert out["game"] == src["game"]
+
+
+def test_rename_map_renames_aliases_and_modules() -> None:
+    # an alias is the code's own name (ticks_ms itself must stay: utime has it); with
+    # modules_too the modules' names go too, but main's
+    src = {"game": "from utime import ticks_ms as Tk\nimport board\nx = Tk() + board.y\n",
+           "board": "y = 1\n", "main": "import game\n"}
+    names = rename_map(src)
+    assert "Tk" in names and "ticks_ms" not in names and "game" not in names
+    names = rename_map(src, modules_too=True)
+    assert {"Tk", "game", "board"} <= set(names) and "main" not in names
+    assert not set(names.values()) & {"utime", "gc", "time", "collections"}
