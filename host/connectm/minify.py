@@ -230,8 +230,7 @@ def _definitions(tree: ast.AST, modules: set[str]) -> tuple[set[str], set[str]]:
 
 
 def _names(text: str) -> set[str]:
-    return {t.string for t in tokenize.generate_tokens(io.StringIO(text).readline)
-            if t.type == tokenize.NAME}
+    return set(_tokens(text))
 
 
 def rename_map(sources: dict[str, str], modules_too: bool = False) -> dict[str, str]:
