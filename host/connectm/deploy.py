@@ -52,8 +52,9 @@ class BoardSpec:
     strip: bool  # strip comments/docstrings (small flash, no .mpy)
     display: str = ""  # cmhw.DISPLAY for this board (Pico)
     # (W, H, M): the micro:bit build (microbit_build): cmlines written out for this one
-    # board size (connectm.tables), no hash-key or table code, no line numbers, and the
-    # firmware's own names renamed to ROM names (connectm.minify.rename)
+    # board size (connectm.tables) and the size written into the code, no hash-key or
+    # table code, no unread globals, no line numbers, and the firmware's own names and
+    # modules renamed to ROM names (connectm.minify)
     fixed: tuple[int, int, int] | None = None
 
 

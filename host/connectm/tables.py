@@ -9,6 +9,8 @@ the same interface, ``build(b, w, h, m, keys)``, that refuses any other size.
 from __future__ import annotations
 
 import array
+import functools
+from typing import Any
 
 from connectm import fw
 
@@ -21,12 +23,19 @@ DIMS = ("w", "h", "m", "size", "u")
 UNUSED = ("order", "h1", "h2", "z1", "z2")
 
 
-def dims(w: int, h: int, m: int) -> dict[str, int]:
-    """The board attributes the micro:bit build writes into the code as numbers."""
+@functools.lru_cache(maxsize=None)
+def _board(w: int, h: int, m: int) -> Any:
+    """The firmware's own board of that size, without hash keys (made once: a plan asks
+    for its numbers and for its tables)."""
     fw.load()
     import cmboard
 
-    board = cmboard.Board(w, h, m, 0)
+    return cmboard.Board(w, h, m, 0)
+
+
+def dims(w: int, h: int, m: int) -> dict[str, int]:
+    """The board attributes the micro:bit build writes into the code as numbers."""
+    board = _board(w, h, m)
     return {name: getattr(board, name) for name in DIMS}
 
 
@@ -50,10 +59,7 @@ def _literal(value: object) -> str:
 def fixed_lines(w: int, h: int, m: int) -> str:
     """Source of a cmlines for a W x H connect-M board without hash keys, for code whose
     board dimensions are numbers (DIMS)."""
-    fw.load()
-    import cmboard
-
-    board = cmboard.Board(w, h, m, 0)
+    board = _board(w, h, m)
     lines = [
         "# cmlines for %dx%d connect %d only, written by connectm deploy (connectm.tables)"
         % (w, h, m),
