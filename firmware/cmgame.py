@@ -1,6 +1,6 @@
 # cmgame: Connect-4 on an LED matrix, one state machine in module globals, no hardware
-# imports. cmstart.init(disp, w, h) starts it and cmstart.load(text) restores a save: they
-# run once, so a micro:bit frees their code after boot and keeps only this module's.
+# imports. cmmain (the boot) gives it a display, a board and a search, and cmsave.restore()
+# starts it: they run once, so a micro:bit frees their code and keeps only this module's.
 #
 # Driver contract (disp: a module or any object):
 #   disp.px(x, y, v)  pixel x (0 = left), y (0 = top) at brightness v 0..9: 9 = the human's
@@ -16,7 +16,7 @@
 #
 # Input: key(k), k one character: 'l', 'r', 'd' (drop), or a column digit '1'..'9' (drop
 # there, in PLAY). Time: tick(now_ms) blinks (phase = bit 8 of now_ms: the cursor, and the
-# winning line in END). Globals a host may read (set by cmstart.init): d (the display),
+# winning line in END). Globals a host may read (set by cmmain): d (the display),
 # b (cmboard.Board), s (cmsearch.Search), st (0 MENU, 1 PLAY, 2 END), cur (cursor column),
 # lv (level index into cmlevels.LEVELS), hp (the human's player number: 1 = moves first;
 # alternates each game), sc (bytearray: wins, losses, draws of level i at 3*i..3*i+2),
@@ -24,10 +24,12 @@
 # given the save text after every move: cmsave.save).
 # Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
 # Bad input prints one line starting with 'E ' and changes nothing.
-# No imports: main.py compiles this module second, into the still unbroken heap.
-d = b = s = sc = sv = None  # cmstart.init sets all but sv, which cmmain sets
-LEVELS = ()  # cmstart.init: cmlevels.LEVELS
-st = cur = lv = hp = t = 0
+# Only the small cmlevels: cmmain compiles this module second, into a heap still unbroken.
+from cmlevels import LEVELS
+d = b = s = sv = None  # cmmain sets them (sv: when the board has a file system)
+sc = bytearray(3 * len(LEVELS))
+st = cur = lv = t = 0
+hp = 1
 line = ()
 cap = 99  # the deepest search the RAM has allowed
 

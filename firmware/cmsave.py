@@ -3,6 +3,8 @@
 # file being written and the other keeps the move before. load() returns the text of the
 # newest valid file (sum = the sum of its bytes), or None; a corrupt, empty, foreign or
 # other-version file (the tag is CM and the format version) is skipped with one line.
+# restore(text) starts cmgame from a save text, or a new game (text None or bad).
+import cmgame as g
 n = 0  # the last sequence number
 
 
@@ -32,3 +34,33 @@ def load():
         except Exception:
             print('E bad file cm%d.sav' % i)
     return r
+
+
+def restore(v):
+    # v: 'lv hp moves scores..' (cmgame.play writes it). Bad text: one line, a new game.
+    # Then the computer moves if it is its turn (a reset came during its search).
+    b = g.b
+    g.new()
+    g.st = 0
+    if v:
+        try:
+            v = v.split()
+            n = bytearray([int(x) for x in v[3:]])
+            if (len(n) != len(g.sc) or not 0 <= int(v[0]) < len(g.LEVELS)
+                    or v[1] not in ('1', '2')):
+                raise ValueError
+            for c in '' if v[2] == '-' else v[2]:
+                if not b.can_play(ord(c) - 49):
+                    raise ValueError
+                b.play(ord(c) - 49)
+            g.lv = int(v[0])
+            g.hp = int(v[1])
+            g.sc = n
+            g.st = 2 if b.over() else 1 if b.n else 0
+            if g.st == 2:
+                g.line = g.win()
+        except Exception:
+            print('E bad save, new game')
+            g.new()
+    g.draw()
+    g.cpu()

@@ -17,6 +17,9 @@ UPPER = const(3)
 NONE = const(255)
 # 0 in the micro:bit build (connectm deploy): the compiler then drops the table code.
 TT = const(1)
+# Frontier nodes score their leaves without make/unmake (faster); 0 in the micro:bit
+# build, where the code's RAM counts more: the leaves are then played and scored.
+LEAVES = const(1)
 
 
 class Search:
@@ -32,8 +35,17 @@ class Search:
         self.next = bytearray(d)  # each ply's next index into ords
         self.tt = None
         if TT and tt_bytes:
+            # A smaller table when the RAM does not hold this one (down to none); the
+            # serial line says so once.
             import cmtt
-            self.tt = cmtt.TT(tt_bytes)
+            n = tt_bytes
+            while n and self.tt is None:
+                try:
+                    self.tt = cmtt.TT(n)
+                except MemoryError:
+                    n = n // 2 if n > 1024 else 0
+            if n < tt_bytes:
+                print('E low memory, table', n)
         self.move = NONE
         self.score = self.depth = self.nodes = 0
         self.stopped = False
@@ -75,7 +87,9 @@ class Search:
             beta[0] = INF
             nxt[0] = (b.w + 1) * min(self.move, b.w)
             while True:
-                if ply and ply + 1 == target:
+                i = nxt[ply]
+                c = ords[i]
+                if LEAVES and ply and ply + 1 == target:
                     # A frontier node: each child is a leaf, scored from the window gains
                     # of its cell without playing it (most nodes are leaves).
                     n = b.n
@@ -83,8 +97,6 @@ class Search:
                     v = b.score
                     if n & 1:
                         v = -v
-                    i = nxt[ply]
-                    c = ords[i]
                     while c != NONE:
                         if heights[c] < h:
                             nodes += 1
@@ -105,14 +117,11 @@ class Search:
                         i += 1
                         c = ords[i]
                     c = NONE
-                else:
-                    # The next child in this node's row of ords.
-                    i = nxt[ply]
+                # The next child in this node's row of ords.
+                while c != NONE and heights[c] >= h:
+                    i += 1
                     c = ords[i]
-                    while c != NONE and heights[c] >= h:
-                        i += 1
-                        c = ords[i]
-                    nxt[ply] = i + 1
+                nxt[ply] = i + 1
                 if c == NONE:
                     # Every child seen, or a cutoff: the node's score goes to its parent.
                     if ply == 0:
@@ -142,9 +151,11 @@ class Search:
                     if b.won:
                         # The mover placed a disc with n - 1 down: (size + 1 - (n - 1)) // 2
                         score = WIN * ((size + 2 - b.n) // 2)
+                        if ply and ply + 1 == target:
+                            nxt[ply] = done  # no sibling beats a win (LEAVES stops here too)
                     elif b.n == size:
                         score = 0
-                    elif target == 1:
+                    elif ply + 1 == target:  # a leaf (LEAVES scores most of them above)
                         score = b.score if b.n & 1 else -b.score  # the mover's view
                     else:
                         score = INF

@@ -1,5 +1,24 @@
-# main: starts the game (cmmain). Short, so that deploy writes it in one chunk, last: a
-# copy cut off anywhere leaves no main.py, an empty one, or this whole one. The two biggest
-# modules compile first, into the empty heap (see cmmain).
-import cmsearch, cmgame, cmmain  # noqa: E401,F401
-cmmain.loop()
+# main: runs cmmain.py one top-level statement at a time (why: see cmmain), then the game:
+# poll the keys (buttons and serial), blink, sleep a little. The computer's reply runs
+# inside cmgame.key() and ends within its level's ms budget. The loop is here, not in a
+# function: a micro:bit's C stack holds only a few nested calls (key > cpu > search).
+import gc
+f = open('cmmain.py')
+s = ''
+while True:
+    x = f.readline()
+    if s and (not x or x[0] not in ' \t#\r\n'):
+        exec(s)
+        gc.collect()
+        s = ''
+    if not x:
+        break
+    s += x
+f.close()
+from utime import ticks_ms, sleep_ms  # noqa: E402
+while True:
+    x = key()  # noqa: F821  (cmmain's hardware key function)
+    if x:
+        g.key(x)  # noqa: F821  (cmmain's cmgame)
+    g.tick(ticks_ms())  # noqa: F821
+    sleep_ms(20)

@@ -27,14 +27,15 @@ from typing import Any, Callable, Iterable
 
 from connectm import fw
 from connectm.minify import (
-    drop_unread, fold_consts, rename, rename_map, rom_names, specialize, strip_source,
+    drop_unread, fold_consts, inline_constants, rename, rename_map, rom_names, specialize,
+    strip_source,
 )
 from connectm.tables import dims, fixed_lines
 
 # known USB vendor ids of MicroPython boards, tried first when several ports are listed
 _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "MicroPython"}
 # the game; the rest by imports
-ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmstart", "cmsave")
+ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmsave")
 MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
 CHUNK = 256
 
@@ -179,23 +180,20 @@ def compile_mpy(src: Path) -> bytes:
         return out.read_bytes()
 
 
-# The switches of cmsearch (TT) and cmboard (KEYS): at 0 the compiler drops their code.
-NO_TABLES = re.compile(r"(?m)^(TT|KEYS) ?= ?const\(1\)")
-# main.py compiles cmsearch first: from there on, the device's compiler keeps no line
-# numbers (less RAM for every module after; cmmain's own opt_level comes too late).
-NO_LINES = "from micropython import opt_level\nopt_level(3)\n"
+# The switches of cmsearch (TT, LEAVES) and cmboard (KEYS): at 0 the compiler drops
+# their code.
+NO_TABLES = re.compile(r"(?m)^(TT|KEYS|LEAVES) ?= ?const\(1\)")
 
 
 def microbit_build(items: list[Item], fixed: tuple[int, int, int]) -> dict[str, str]:
     """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
     place; return the rename map."""
-    texts = drop_unread(fold_consts({i.source.stem: NO_TABLES.sub(r"\1=const(0)",
-                                                                  i.data.decode())
-                                     for i in items}))
+    texts = drop_unread(fold_consts(inline_constants({
+        i.source.stem: NO_TABLES.sub(r"\1=const(0)", i.data.decode()) for i in items})))
+    items[:] = [i for i in items if i.source.stem in texts]  # constant modules inlined
     numbers = dims(*fixed)
     for i in items:
-        text = specialize(texts[i.source.stem], numbers)
-        i.data = ((NO_LINES if i.name == "cmsearch.py" else "") + text).encode()
+        i.data = specialize(texts[i.source.stem], numbers).encode()
     names = rename_map({i.source.stem: i.data.decode() for i in items}, modules_too=True)
     for i in items:
         i.data = rename(i.data.decode(), names).encode()

@@ -7,6 +7,7 @@ import sys
 import time
 import types
 from pathlib import Path
+from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 _TICKS_PERIOD = 1 << 30  # MicroPython small-int ticks period
@@ -107,3 +108,43 @@ def load() -> Path:
     sys.path.insert(0, s)
     install_shim()
     return d
+
+
+def boot_chunks(text: str) -> list[str]:
+    """cmmain's source cut as firmware/main.py cuts it: a new top-level statement starts at
+    each line that is not indented, blank or a comment (main.py compiles them one by one)."""
+    chunks: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if chunks and line[:1] not in (" ", "\t", "#", "\r", "\n"):
+            chunks.append("")
+        if not chunks:
+            chunks.append("")
+        chunks[-1] += line
+    return chunks
+
+
+def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
+         text: str | None = None) -> Any:
+    """Start the firmware's game on CPython as a board's main.py does: cmmain run one
+    statement at a time, with ``disp``, ``key`` and a W x H board in place of cmhw's
+    hardware and ``text`` as the save file's (None: a new game). No save file is written
+    (cmgame.sv is None after). The module functions cmmain frees are put back. Returns
+    cmgame."""
+    load()
+    import cmgame
+    import cmhw
+    import cmlines
+    import cmsave
+
+    kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}
+    cmhw.setup = lambda: (disp, key, w, h, tt)
+    cmsave.load = lambda: text
+    try:
+        env: dict[str, Any] = {"__name__": "__main__"}
+        for chunk in boot_chunks((firmware_dir() / "cmmain.py").read_text()):
+            exec(chunk, env)
+    finally:
+        for m, saved in kept.items():
+            vars(m).update(saved)
+    cmgame.sv = None
+    return cmgame

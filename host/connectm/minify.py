@@ -93,6 +93,51 @@ def drop_dead(text: str) -> str:
     return "".join(lines)
 
 
+def inline_constants(sources: dict[str, str]) -> dict[str, str]:
+    """Modules (name -> source) with ``from M import A`` replaced by ``A = <literal>`` where
+    M holds only literal assignments (e.g. cmlevels), and M left out once nothing imports
+    it: a module costs a micro:bit its own RAM (module, globals, file name)."""
+    consts: dict[str, dict[str, str]] = {}
+    for name, text in sources.items():
+        tree = ast.parse(text)
+        if tree.body and all(isinstance(n, ast.Assign) and len(n.targets) == 1
+                             and isinstance(n.targets[0], ast.Name)
+                             and _is_literal(n.value) for n in tree.body):
+            consts[name] = {n.targets[0].id: ast.unparse(n.value) for n in tree.body}
+    out = dict(sources)
+    for name, text in sources.items():
+        lines = text.splitlines(keepends=True)
+        for n in ast.parse(text).body:
+            if (isinstance(n, ast.ImportFrom) and n.module in consts and n.level == 0
+                    and n.lineno == n.end_lineno):
+                values = consts[n.module]
+                lines[n.lineno - 1] = " " * n.col_offset + "".join(
+                    "%s = %s\n" % (a.asname or a.name, values[a.name]) for a in n.names)
+        out[name] = "".join(lines)
+    for m in consts:
+        if not any(m in _imported_modules(t) for k, t in out.items() if k != m):
+            del out[m]
+    return out
+
+
+def _is_literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except ValueError:
+        return False
+    return True
+
+
+def _imported_modules(text: str) -> set[str]:
+    found = set()
+    for n in ast.walk(ast.parse(text)):
+        if isinstance(n, ast.Import):
+            found |= {a.name for a in n.names}
+        elif isinstance(n, ast.ImportFrom) and n.module:
+            found.add(n.module)
+    return found
+
+
 def fold_consts(sources: dict[str, str]) -> dict[str, str]:
     """Modules (name -> source) with each module's own const() names replaced by their
     values, a definition dropped when no other module uses the name and it has its line
@@ -259,11 +304,15 @@ def rename_map(sources: dict[str, str], modules_too: bool = False) -> dict[str, 
 
 
 def rename(text: str, names: dict[str, str]) -> str:
-    """The source with every NAME token in ``names`` replaced (strings and comments kept)."""
+    """The source with every NAME token in ``names`` replaced, and each string that is a
+    renamed module's file name ('cmmain.py': main.py opens it); other strings and comments
+    are kept."""
     out = []
     for t in tokenize.generate_tokens(io.StringIO(text).readline):
         if t.type == tokenize.NAME and t.string in names:
             t = t._replace(string=names[t.string])
+        elif t.type == tokenize.STRING and t.string[1:-4] in names and t.string[-4:-1] == ".py":
+            t = t._replace(string=repr(names[t.string[1:-4]] + ".py"))
         out.append(t)
     return tokenize.untokenize(out)
 

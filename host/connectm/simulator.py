@@ -76,14 +76,13 @@ _ORIG: dict[str, Any] = {}
 
 
 class GameView:
-    """The firmware's game (cmgame's module globals, set up by ``cmstart.init(disp, w, h)``)
+    """The firmware's game (cmgame's module globals, started by ``fw.boot(disp, w, h)``)
     behind one interface; attributes (b, st, cur, lv, hp, line, ...) are read from it.
     ``cpu`` (given a board, returns a column) replaces the game's own search."""
 
     def __init__(self, disp: FakeDisplay, w: int, h: int,
                  cpu: Callable[[Any], int] | None = None) -> None:
         import cmgame
-        import cmstart
 
         _ORIG.setdefault("cpu", cmgame.cpu)
         if cpu is None:
@@ -94,7 +93,7 @@ class GameView:
                     cmgame.play(cpu(cmgame.b))
 
             cmgame.cpu = host_cpu
-        cmstart.init(disp, w, h)
+        fw.boot(disp, w, h)
         self.__dict__["g"] = cmgame
 
     def __getattr__(self, name: str) -> Any:

@@ -48,7 +48,7 @@ def _literal(value: object) -> str:
     values = list(value) if isinstance(value, (bytes, bytearray, array.array)) else None
     if values is not None and all(0 <= v < 256 and 32 <= (v + OFFSET) % 256 < 127
                                   for v in values):
-        return "t(%r)" % bytes((v + OFFSET) % 256 for v in values)
+        return "bytearray(%r)" % bytes((v + OFFSET) % 256 for v in values)
     if isinstance(value, array.array):
         return "array(%r, %r)" % (value.typecode, tuple(value))
     if values is not None:
@@ -71,11 +71,8 @@ def fixed_lines(w: int, h: int, m: int) -> str:
         "        from cmboard import SizeError  # loaded: only its Board() calls build()",
         "        raise SizeError('this build plays %dx%d connect %d only, without keys')"
         % (w, h, m),
-        "",
-        "    def t(s):  # the printable bytes back to the table (tables.OFFSET)",
-        "        return bytes([(c - %d) %% 256 for c in s])" % OFFSET,
-        "",
     ]
+    shifted = []
     for name, value in sorted(vars(board).items()):
         if name in DIMS or name in UNUSED:
             continue
@@ -86,5 +83,13 @@ def fixed_lines(w: int, h: int, m: int) -> str:
                 text = "bytearray(%d)" % len(value)
         else:
             text = _literal(value)
+            if text.startswith("bytearray(b"):
+                shifted.append("b." + name)
         lines.append("    b.%s = %s" % (name, text))
+    if shifted:
+        # the printable bytes back to the tables, in place: no helper function or list
+        # comprehension, which would each be one more call deep (a micro:bit's C stack)
+        lines += ["    for s in (%s):" % ", ".join(shifted) + ("," if len(shifted) == 1 else ""),
+                  "        for i in range(len(s)):",
+                  "            s[i] = (s[i] - %d) %% 256" % OFFSET]
     return "\n".join(lines) + "\n"
