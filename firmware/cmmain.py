@@ -4,6 +4,8 @@
 # statements only, a new one at each unindented line (no else/except at the left edge).
 # The largest modules compile first, into the emptiest heap. Code that runs once is freed
 # by giving its name None: `del` leaves the function referenced from the dict's table.
+# ruff: noqa: E402
+# mypy: disable-error-code=assignment
 import micropython
 micropython.opt_level(3)  # no line numbers in the bytecode compiled from here on
 import cmsearch
@@ -19,7 +21,7 @@ cmhw.setup = None
 if g:  # (always true) one statement: compiled before the board and search take RAM
     g.b = cmboard.Board(w, h, 4, tt > 0)
     cmlines.build = None  # the tables stay with the board
-    g.s = cmsearch.Search(g.b, tt, g.LEVELS[-1][0])  # no deeper than the deepest level
     g.sv = cmsave.save
-    cmsave.restore(text)
+    cmsave.restore(text)  # before the search takes its RAM: the parse needs a little
+    g.s = cmsearch.Search(g.b, tt, g.LEVELS[-1][0])  # no deeper than the deepest level
     cmsave.restore = text = w = h = tt = None

@@ -4,7 +4,6 @@
 # newest valid file (sum = the sum of its bytes), or None; a corrupt, empty, foreign or
 # other-version file (the tag is CM and the format version) is skipped with one line.
 # restore(text) starts cmgame from a save text, or a new game (text None or bad).
-import cmgame as g
 n = 0  # the last sequence number
 
 
@@ -38,16 +37,28 @@ def load():
 
 def restore(v):
     # v: 'lv hp moves scores..' (cmgame.play writes it). Bad text: one line, a new game.
-    # Then the computer moves if it is its turn (a reset came during its search).
+    # The caller then calls cmgame.cpu(): the computer moves if it is its turn (a reset came
+    # during its search). The scores are read digit by digit: a micro:bit has little RAM
+    # left at boot, and split() would make a string of each.
+    import cmgame as g  # loaded by then (save and load work without it)
     b = g.b
     g.new()
     g.st = 0
-    if v:
+    if v is not None:
         try:
-            v = v.split()
-            n = bytearray([int(x) for x in v[3:]])
-            if (len(n) != len(g.sc) or not 0 <= int(v[0]) < len(g.LEVELS)
-                    or v[1] not in ('1', '2')):
+            v = v.split(' ', 3)
+            n = bytearray(len(g.sc))
+            i = d = 0  # numbers read; digits in this one
+            for c in bytes(v[3] + ' ', 'utf8'):
+                if 48 <= c <= 57:
+                    n[i] = n[i] * 10 + c - 48  # past 255, or past the last: an error
+                    d = 1
+                elif c == 32:
+                    i += d
+                    d = 0
+                else:
+                    raise ValueError
+            if i != len(n) or not 0 <= int(v[0]) < len(g.LEVELS) or v[1] not in ('1', '2'):
                 raise ValueError
             for c in '' if v[2] == '-' else v[2]:
                 if not b.can_play(ord(c) - 49):
@@ -63,4 +74,3 @@ def restore(v):
             print('E bad save, new game')
             g.new()
     g.draw()
-    g.cpu()

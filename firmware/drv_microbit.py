@@ -2,18 +2,23 @@
 # and key(): A = 'l', B = 'r', A+B or the v2 touch logo = 'd', else a character from the
 # serial console (the REPL UART, read without blocking), else None. A button acts when
 # released, so that A+B is one drop and not a left first.
+from micropython import const
 from microbit import display, button_a, button_b, uart
-try:
-    from microbit import pin_logo
-except ImportError:
-    pin_logo = None
+
+# The v2's touch logo drops too; 0 in a v1 build (connectm deploy): no code for it.
+LOGO = const(1)
+pin_logo = None
+if LOGO:
+    try:
+        from microbit import pin_logo
+    except ImportError:
+        pass
 
 px = display.set_pixel
 ab = lo = 0  # A+B seen during this press; the logo touched at the last poll
-
-
-def show():
-    pass
+# Nothing to push: set_pixel lights at once. A builtin that takes no argument, not a def
+# of ours: a function would cost a micro:bit RAM.
+show = int
 
 
 def text(s):
@@ -30,9 +35,11 @@ def key():
         return None
     a = button_a.was_pressed()
     b = button_b.was_pressed()
-    t = pin_logo.is_touched() if pin_logo else 0
-    e = t and not lo
-    lo = t
+    e = 0
+    if LOGO and pin_logo:
+        t = pin_logo.is_touched()
+        e = t and not lo
+        lo = t
     if ab or a and b or e:
         ab = 0
         return 'd'

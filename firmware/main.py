@@ -16,9 +16,15 @@ while True:
     s += x
 f.close()
 from utime import ticks_ms, sleep_ms  # noqa: E402
+# the computer moves if it is its turn (a reset came during its search); not in cmmain's
+# statements: this deep in exec() a search's save would overflow the C stack
+g.cpu()  # type: ignore[name-defined]  # noqa: F821  (cmmain's cmgame)
 while True:
-    x = key()  # noqa: F821  (cmmain's hardware key function)
-    if x:
-        g.key(x)  # noqa: F821  (cmmain's cmgame)
-    g.tick(ticks_ms())  # noqa: F821
+    x = key()  # type: ignore[name-defined]  # noqa: F821  (cmmain's hardware key)
+    if x == '?':  # the serial line's memory check (docs/serial.md)
+        gc.collect()
+        print('M', gc.mem_free())
+    elif x:
+        g.key(x)  # type: ignore[name-defined]  # noqa: F821  (cmmain's cmgame)
+    g.tick(ticks_ms())  # type: ignore[name-defined]  # noqa: F821
     sleep_ms(20)

@@ -314,3 +314,17 @@ class MicrobitV1:
 
     def close(self) -> None:
         self.device.close()
+
+
+def boot_code(disp: str, w: int, h: int, text: str | None = None) -> str:
+    """Device code that starts the game with cmmain (imported whole: these interpreters
+    have the RAM that a micro:bit's main.py saves by running it statement by statement),
+    with the display ``disp`` (an expression), a W x H board and ``text`` as the save
+    file's (None: a new game) in place of cmhw's hardware and the save file, then
+    cmgame.cpu() as main.py does; moves are not saved."""
+    return ("import cmhw, cmsave\n"
+            "cmhw.setup = lambda: (%s, None, %d, %d, 0)\n"
+            "cmsave.load = lambda: %r\n"
+            "cmsave.save = lambda t: None\n"
+            "import cmmain\n"
+            "cmmain.g.cpu()\n") % (disp, w, h, text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import harness
+from connectm import fw
 
 # A known position on 7x6: moves 4 4 3 (human = player 1 first, bright), so on the display
 # (cursor row 0, board row r on y = 6 - r): (3,6) human, (3,5) computer (dim), (2,6) human.
@@ -14,7 +15,6 @@ import drv_max7219 as d
 import drv_neopixel as q
 from machine import SPI, Pin
 import cmgame
-import cmstart
 
 class Both:
     def px(self, x, y, v):
@@ -30,10 +30,7 @@ class Both:
 spi = SPI(0)
 d.init(spi, Pin(17, Pin.OUT, value=1))
 q.init(Pin(22))
-cmstart.init(Both(), 7, 6)
-cmgame.key('d')
-cmstart.load('0 1 443 ' + '0 ' * 15)
-"""
+""" + harness.boot_code("Both()", 7, 6, "0 1 443 " + "0 " * 15)
 
 
 def picture(code_out: str) -> dict[str, list[str]]:
@@ -68,8 +65,8 @@ for y in range(8):
 for y in range(8):
     print('NEO:' + ' '.join(['%%d/%%d/%%d' % q.np[8 * y + x] for x in range(8)]))
 """.replace("PHASE", str(phase)).replace("%%", "%")
-    files = ["cmboard", "cmsearch", "cmmoves", "cmlevels", "cmlines", "cmgame", "cmstart",
-             "drv_max7219", "drv_neopixel"]
+    files = ["cmboard", "cmsearch", "cmmoves", "cmlevels", "cmlines", "cmgame", "cmmain",
+             "cmhw", "cmsave", "drv_max7219", "drv_neopixel"]
     got = picture(mpy.run(code, files=files, fakes=True))
     # decode mode 0, scan limit 7, intensity, shutdown off, display test off (any order)
     init = dict(tuple(map(int, p.split(","))) for p in got["INIT"][0].split())
@@ -158,12 +155,10 @@ def test_microbit_display_shows_the_game(interp: str, request: pytest.FixtureReq
     mpy = request.getfixturevalue(interp.replace("-", "_"))
     code = """
 import cmgame
-import cmstart
 import drv_microbit
 from microbit import display
-cmstart.init(drv_microbit, 5, 4)
 drv_microbit.text = lambda s: print('T', s)
-cmstart.load('0 1 1 ' + '0 ' * 15)
+""" + harness.boot_code("drv_microbit", 5, 4, "0 1 1 " + "0 " * 15) + """
 cmgame.tick(256)
 print(''.join([str(display.get_pixel(x, y)) for y in range(5) for x in range(5)]))
 print(cmgame.b.hist[1])
@@ -178,17 +173,18 @@ print(cmgame.b.hist[1])
 
 
 def test_boot_frees_the_run_once_code(mpy_wasm: harness.MpyWasm) -> None:
-    # cmmain boots the game on the (fake) micro:bit and returns: the board is set up, and the
-    # code that ran once (table builder, hardware setup, cmstart, cmsave.load) is gone from
-    # its modules, so its RAM comes back; what the game needs stays.
-    code = """
-import cmmain
-import cmgame, cmstart, cmlines, cmhw, cmsave
-print([hasattr(m, n) for m, n in ((cmstart, 'init'), (cmstart, 'load'), (cmlines, 'build'),
-       (cmhw, 'setup'), (cmsave, 'load'), (cmsave, 'save'), (cmgame, 'key'),
-       (cmmain, 'loop'))])
-print(cmgame.b.w, cmgame.b.h, cmgame.st, cmgame.sv is cmsave.save)
+    # main.py's boot (its code up to the game loop) on the (fake) micro:bit: cmmain run one
+    # statement at a time sets the game up, and the functions that ran once (table
+    # builder, hardware setup, loading and restoring the save) are None, so their RAM comes
+    # back; what the game needs stays.
+    main = (fw.firmware_dir() / "main.py").read_text()
+    # (the runner keeps the files in /lib)
+    code = "import os\nos.chdir('/lib')\n" + main[:main.index("from utime")] + """
+import cmgame, cmlines, cmhw, cmsave, drv_microbit
+print([getattr(m, n) is None for m, n in ((cmlines, 'build'), (cmhw, 'setup'),
+       (cmsave, 'load'), (cmsave, 'restore'), (cmsave, 'save'), (cmgame, 'key'))])
+print(cmgame.b.w, cmgame.b.h, cmgame.st, cmgame.sv is cmsave.save, key is drv_microbit.key)
 """
     out = mpy_wasm.run(code, fakes=True).strip().splitlines()
-    assert out[-2] == "[False, False, False, False, False, True, True, True]"
-    assert out[-1] == "5 4 0 True"
+    assert out[-2] == "[True, True, True, True, False, False]"
+    assert out[-1] == "5 4 0 True True"

@@ -440,28 +440,26 @@ def game(monkeypatch: pytest.MonkeyPatch) -> Any:
     import importlib
 
     import cmgame
-    import cmstart
 
     importlib.reload(cmgame)
     # Shallow levels (same count): the fuzz is about input handling, not search time.
-    # cmstart.init hands its LEVELS to cmgame.
-    monkeypatch.setattr(cmstart, "LEVELS", tuple((1 + (i > 2), 50) for i in range(
+    monkeypatch.setattr(cmgame, "LEVELS", tuple((1 + (i > 2), 50) for i in range(
         len(cmlevels.LEVELS))))
     return cmgame
 
 
 def init(*args: Any) -> None:
-    """cmstart.init: the game's start (board, search, scores) on the display given."""
-    import cmstart
-
-    cmstart.init(*args)
+    """The game's start (cmmain: board, search, a new game) on the display given."""
+    fw.boot(*args)
 
 
 def load(text: str) -> None:
-    """cmstart.load: restore a save text."""
-    import cmstart
+    """cmsave.restore: restore a save text; then the computer moves if it is its turn."""
+    import cmgame
+    import cmsave
 
-    cmstart.load(text)
+    cmsave.restore(text)
+    cmgame.cpu()
 
 
 def key_chars() -> st.SearchStrategy[str]:

@@ -42,17 +42,17 @@ def game() -> Iterator[Any]:
 
 
 def init(*args: Any) -> None:
-    """cmstart.init: the game's start (board, search, scores) on the display given."""
-    import cmstart
-
-    cmstart.init(*args)
+    """The game's start (cmmain: board, search, a new game) on the display given."""
+    fw.boot(*args)
 
 
 def load(text: str) -> None:
-    """cmstart.load: restore a save text."""
-    import cmstart
+    """cmsave.restore: restore a save text; then the computer moves if it is its turn."""
+    import cmgame
+    import cmsave
 
-    cmstart.load(text)
+    cmsave.restore(text)
+    cmgame.cpu()
 
 
 def start(g: Any, w: int = 5, h: int = 4) -> Disp:

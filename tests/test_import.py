@@ -14,10 +14,10 @@ DEVICE_DRIVERS = {"drv_microbit"}
 HARDWARE = ("drv_", "cmpico")
 # On the micro:bit a module is compiled on import and the heap fragments: a small module
 # imported after a big one may find no block left, so dependencies go first.
-DEVICE_FIRST = {"cmsolve": ["cmthreats"]}
-# cmstart imports the whole game (engine and cmgame), which does not fit the micro:bit v1
-# heap yet (issue 4): see test_game_fits_microbit.
-TOO_BIG = {"cmstart"}
+DEVICE_FIRST = {"cmsolve": ["cmthreats"], "cmsave": ["cmgame"]}
+# Modules too big to compile whole next to what they import on the micro:bit v1 (its
+# boot runs cmmain statement by statement: test_deploy.py::test_two_games_over_serial).
+TOO_BIG: set[str] = set()
 
 
 def modules_for(interp: str) -> list[str]:
@@ -47,16 +47,3 @@ def test_import(mpy, record_property: pytest.RecordProperty) -> None:
             print("%s: import %s -> gc.mem_free() = %d" % (mpy.name, mod, free))
             record_property("mem_free_after_" + mod, free)
     assert not failures, "\n\n".join(failures)
-
-
-@pytest.mark.xfail(strict=True, reason="issue 4: the whole game does not fit the micro:bit v1 "
-                   "heap yet: imported step by step it keeps 2.4 KB free after a game, but "
-                   "the boot runs out while compiling cmstart (cmmain's boot code holds "
-                   "~1.2 KB while it runs)")
-def test_game_fits_microbit(microbit_v1) -> None:
-    # main.py's imports, in the build deploy copies: cmmain boots the game (engine, board,
-    # game, driver, save) and returns; main.py then calls cmmain.loop(). At least 2 KB must
-    # stay free for the game to run.
-    out = microbit_v1.run("import cmsearch, cmgame, cmmain\nimport gc\ngc.collect()\n"
-                          "print(gc.mem_free())\n", build=True)
-    assert int(out.split()[-1]) >= 2048

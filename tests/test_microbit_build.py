@@ -51,7 +51,7 @@ def test_fixed_tables_are_the_builders(mpy_wasm: harness.MpyWasm, tmp_path: Path
     assert out == want
     err = mpy_wasm.run("import cmboard\ntry:\n    cmboard.Board(7, 6, 4, 0)\n"
                        "except ValueError as e:\n    print(type(e).__name__, e)\n", files=files)
-    assert err.strip() == "SizeError this build plays 5x4 connect 4 only, without keys"
+    assert err.strip() == "ValueError this build plays 5x4 connect 4 only, without keys"
 
 
 def test_bundle_searches_like_the_source(mpy_wasm: harness.MpyWasm, tmp_path: Path) -> None:
@@ -72,16 +72,17 @@ def test_bundle_plays_like_the_source(mpy_wasm: harness.MpyWasm, tmp_path: Path)
     # the same game through cmgame on the fake micro:bit: the same serial lines and LEDs
     plan = bundle(tmp_path)
     code = """
-import cmsearch, cmgame, cmstart, drv_microbit
+import cmsearch, cmgame, drv_microbit
 from microbit import display
 drv_microbit.text = print
-cmstart.init(drv_microbit, 5, 4)
+""" + harness.boot_code("drv_microbit", 5, 4) + """
 for k in 'drdd3':
     cmgame.key(k)
 print(''.join(str(display.get_pixel(x, y)) for y in range(5) for x in range(5)))
 """
-    names = ("cmboard", "cmsearch", "cmlines", "cmgame", "cmstart", "cmlevels", "drv_microbit")
-    source = mpy_wasm.run(code, files=list(names), fakes=True)
+    names = ("cmboard", "cmsearch", "cmlines", "cmgame", "cmmain", "cmsave", "cmhw",
+             "drv_microbit")
+    source = mpy_wasm.run(code, files=list(names) + ["cmlevels"], fakes=True)
     out = mpy_wasm.run(rename(code, plan.names), fakes=True,
                        files=[built(tmp_path, plan, n) for n in names])
     assert out == source
@@ -97,6 +98,8 @@ def test_renamed_names_cost_no_heap(microbit_v1: harness.MicrobitV1, tmp_path: P
     plain = strip_source((harness.firmware_dir() / (module + ".py")).read_text())
     dev = microbit_v1.device
     counts = []
+    # (the build writes cmlevels' table into cmgame: the plain module imports it)
+    dev.put("cmlevels.py", strip_source((harness.firmware_dir() / "cmlevels.py").read_text()))
     for source in (plain, text):
         dev.soft_reset()
         dev.put("_q.py", source)
@@ -104,6 +107,7 @@ def test_renamed_names_cost_no_heap(microbit_v1: harness.MicrobitV1, tmp_path: P
         out = dev.exec("import _q\nimport micropython\nmicropython.qstr_info()\n")
         counts.append(int(re.search(r"n_qstr=(\d+)", out).group(1)))
     dev.remove("_q.py")
+    dev.remove("cmlevels.py")
     # what stays: the module's own name, its strings and a few names the firmware lacks
     assert counts[1] * 2 < counts[0], counts
     assert plan.names  # the build did rename
@@ -111,11 +115,11 @@ def test_renamed_names_cost_no_heap(microbit_v1: harness.MicrobitV1, tmp_path: P
 
 def test_constants_are_folded_on_the_device(microbit_v1: harness.MicrobitV1) -> None:
     # The v1 ignores const(): the build writes the values in and drops the definitions,
-    # so the modules keep no const globals, and no TT or KEYS switch is left to look up.
+    # so the modules keep no const globals, and no TT, LEAVES or KEYS switch to look up.
     out = microbit_v1.run("import cmsearch, cmboard\nprint(sorted(dir(cmsearch)))\n"
                           "print(sorted(dir(cmboard)))\n", build=True).split("\n")
     new = {v: k for k, v in deploy.plan(deploy.BOARDS["microbit"]).names.items()}
     search = {new.get(n, n) for n in eval(out[0])}
     board = {new.get(n, n) for n in eval(out[1])}
-    assert search == {"__name__", "array", "ticks_ms", "ticks_diff", "opt_level", "Search"}
-    assert board == {"__name__", "SizeError", "Board"}
+    assert search == {"__name__", "array", "ticks_ms", "ticks_diff", "Search"}
+    assert board == {"__name__", "Board"}  # SizeError: nothing in the build names it

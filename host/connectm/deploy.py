@@ -3,9 +3,9 @@
 Steps: find the port, open it (``mpremote.transport_serial.SerialTransport``), enter the
 raw REPL, identify the board, pick the files it needs, remove the old ``main.py``, write
 and verify every other module, write ``main.py`` last, reset the board.  An interrupted
-deploy therefore never leaves a ``main.py`` that imports missing or stale modules (and
-``main.py`` is one line, written in one chunk: never left half-written); running
-it again completes the copy.
+deploy therefore never leaves a ``main.py`` that imports missing or stale modules, nor
+half a ``main.py``: it is written in one command, or whole to a scratch file first and
+copied by one command (``Device.write``). Running it again completes the copy.
 
 Every error a user can hit is a :class:`DeployError` (a ``ValueError``: the CLI prints it
 as one line and exits with status 2).
@@ -36,6 +36,7 @@ from connectm.tables import dims, fixed_lines
 _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "MicroPython"}
 # the game; the rest by imports
 ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmsave")
+MAIN_TMP = "main.tmp"  # main.py on its way (Device.write)
 MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
 CHUNK = 256
 
@@ -181,15 +182,21 @@ def compile_mpy(src: Path) -> bytes:
 
 
 # The switches of cmsearch (TT, LEAVES) and cmboard (KEYS): at 0 the compiler drops
-# their code.
+# their code. And drv_microbit's LOGO, for a micro:bit v1 (no touch logo).
 NO_TABLES = re.compile(r"(?m)^(TT|KEYS|LEAVES) ?= ?const\(1\)")
+NO_LOGO = re.compile(r"(?m)^(LOGO) ?= ?const\(1\)")
 
 
-def microbit_build(items: list[Item], fixed: tuple[int, int, int]) -> dict[str, str]:
+def microbit_build(items: list[Item], fixed: tuple[int, int, int],
+                   v2: bool = False) -> dict[str, str]:
     """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
-    place; return the rename map."""
+    place (v2: keep the touch logo); return the rename map."""
+    def switches(text: str) -> str:
+        text = NO_TABLES.sub(r"\1=const(0)", text)
+        return text if v2 else NO_LOGO.sub(r"\1=const(0)", text)
+
     texts = drop_unread(fold_consts(inline_constants({
-        i.source.stem: NO_TABLES.sub(r"\1=const(0)", i.data.decode()) for i in items})))
+        i.source.stem: switches(i.data.decode()) for i in items})))
     items[:] = [i for i in items if i.source.stem in texts]  # constant modules inlined
     numbers = dims(*fixed)
     for i in items:
@@ -238,7 +245,8 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
             items.append(Item(name + ".mpy", compile_mpy(src), src, "mpy-cross"))
         else:
             items.append(Item(src.name, src.read_bytes(), src))
-    names_map = microbit_build(items, board.fixed) if board.fixed else {}
+    v2 = info is not None and "nRF52" in info.describe()  # else a v1, or not known
+    names_map = microbit_build(items, board.fixed, v2) if board.fixed else {}
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
     return Plan(board, items, missing, notes, names_map)
@@ -304,7 +312,8 @@ def enter_raw_repl(t: Any, port: str, reset: bool = False) -> None:
     from mpremote.transport import TransportError
 
     quiet = io.StringIO()  # mpremote prints the garbage it read on failure
-    for soft_reset in (True,) if reset else (False, True):
+    # (a board still compiling its boot answers Ctrl-C late: a few tries)
+    for soft_reset in (True, True, True) if reset else (False, True, True):
         try:
             with contextlib.redirect_stdout(quiet):
                 t.enter_raw_repl(soft_reset=soft_reset)
@@ -391,6 +400,14 @@ class Device:
             self.exec("f=open(%r,'wb')\nf.write(%r)\nf.close()" % (item.name, item.data), what)
             if progress:
                 progress(len(item.data), len(item.data))
+        elif item.name == "main.py":
+            # Longer than one command: written whole to a scratch file, then copied to
+            # main.py by one command, so that a lost port never leaves half a main.py
+            # (which would not boot). The micro:bit's os has no rename.
+            self._write_chunks(Item(MAIN_TMP, item.data, item.source), chunk, what, progress)
+            self.exec("f=open('main.py','wb')\ng=open(%r,'rb')\nf.write(g.read())\nf.close()\n"
+                      "g.close()" % MAIN_TMP, what)
+            self.remove([MAIN_TMP])
         else:
             self._write_chunks(item, chunk, what, progress)
         size = self.size(item.name)
@@ -520,7 +537,7 @@ def deploy(
         #    and the files about to be rewritten: the micro:bit's flash cannot hold two
         #    copies (main.py is gone, so nothing boots the modules half-written)
         old = [f for f in info.files if f in keep and f != "main.py"]
-        dev.remove(["main.py", "main.mpy"]
+        dev.remove(["main.py", "main.mpy", MAIN_TMP]
                    + [f for f in stale if f not in ("main.py", "main.mpy")] + old)
         # 2. every module but main.py, each verified; 3. main.py last
         with Progress(

@@ -126,10 +126,10 @@ def boot_chunks(text: str) -> list[str]:
 def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
          text: str | None = None) -> Any:
     """Start the firmware's game on CPython as a board's main.py does: cmmain run one
-    statement at a time, with ``disp``, ``key`` and a W x H board in place of cmhw's
-    hardware and ``text`` as the save file's (None: a new game). No save file is written
-    (cmgame.sv is None after). The module functions cmmain frees are put back. Returns
-    cmgame."""
+    statement at a time, then cmgame.cpu(); with ``disp``, ``key`` and a W x H board in
+    place of cmhw's hardware and ``text`` as the save file's (None: a new game). No save
+    file is written (cmgame.sv is None after). The module functions cmmain frees are put
+    back. Returns cmgame."""
     load()
     import cmgame
     import cmhw
@@ -147,4 +147,5 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
         for m, saved in kept.items():
             vars(m).update(saved)
     cmgame.sv = None
+    cmgame.cpu()  # as main.py does next: the computer moves if it is its turn
     return cmgame

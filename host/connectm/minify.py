@@ -99,11 +99,15 @@ def inline_constants(sources: dict[str, str]) -> dict[str, str]:
     it: a module costs a micro:bit its own RAM (module, globals, file name)."""
     consts: dict[str, dict[str, str]] = {}
     for name, text in sources.items():
-        tree = ast.parse(text)
-        if tree.body and all(isinstance(n, ast.Assign) and len(n.targets) == 1
-                             and isinstance(n.targets[0], ast.Name)
-                             and _is_literal(n.value) for n in tree.body):
-            consts[name] = {n.targets[0].id: ast.unparse(n.value) for n in tree.body}
+        values = {}
+        for n in ast.parse(text).body:
+            if not (isinstance(n, ast.Assign) and len(n.targets) == 1
+                    and isinstance(n.targets[0], ast.Name) and _is_literal(n.value)):
+                break
+            values[n.targets[0].id] = ast.unparse(n.value)
+        else:
+            if values:
+                consts[name] = values
     out = dict(sources)
     for name, text in sources.items():
         lines = text.splitlines(keepends=True)
@@ -205,8 +209,9 @@ def specialize(text: str, values: dict[str, int]) -> str:
 
 def drop_unread(sources: dict[str, str]) -> dict[str, str]:
     """Modules (name -> source) without their module-level assignments of names that no
-    module of the set reads (e.g. the Pico's pins in cmhw, in a micro:bit's bundle): each
-    would stay a global in RAM. Only statements that have their lines to themselves."""
+    module of the set reads (e.g. the Pico's pins in cmhw, in a micro:bit's bundle), nor
+    their classes that no module names (cmboard's SizeError, once cmlines is written out):
+    each would stay in RAM. Only statements that have their lines to themselves."""
     counts: dict[str, int] = {}
     for text in sources.values():
         for name in _tokens(text):
@@ -215,6 +220,10 @@ def drop_unread(sources: dict[str, str]) -> dict[str, str]:
     for mod, text in sources.items():
         lines = text.splitlines(keepends=True)
         for node in ast.parse(text).body:
+            if isinstance(node, ast.ClassDef) and counts[node.name] == 1:
+                for i in range(node.lineno - 1, node.end_lineno or node.lineno):
+                    lines[i] = ""
+                continue
             if not isinstance(node, ast.Assign):
                 continue
             names = [t.id for t in ast.walk(node) if isinstance(t, ast.Name)]

@@ -68,8 +68,7 @@ def fixed_lines(w: int, h: int, m: int) -> str:
         "",
         "def build(b, w, h, m, keys):",
         "    if w != %d or h != %d or m != %d or keys:" % (w, h, m),
-        "        from cmboard import SizeError  # loaded: only its Board() calls build()",
-        "        raise SizeError('this build plays %dx%d connect %d only, without keys')"
+        "        raise ValueError('this build plays %dx%d connect %d only, without keys')"
         % (w, h, m),
     ]
     shifted = []
