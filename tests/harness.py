@@ -328,3 +328,14 @@ def boot_code(disp: str, w: int, h: int, text: str | None = None) -> str:
             "cmsave.save = lambda t: None\n"
             "import cmmain\n"
             "cmmain.g.cpu()\n") % (disp, w, h, text)
+
+
+def restore(text: str) -> None:
+    """cmsave.restore(text) on CPython, then cmgame.cpu() as main.py does after the boot
+    (the computer moves if it is its turn)."""
+    fw.load()
+    import cmgame
+    import cmsave
+
+    cmsave.restore(text)
+    cmgame.cpu()

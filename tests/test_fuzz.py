@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+
+import harness
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -448,20 +450,6 @@ def game(monkeypatch: pytest.MonkeyPatch) -> Any:
     return cmgame
 
 
-def init(*args: Any) -> None:
-    """The game's start (cmmain: board, search, a new game) on the display given."""
-    fw.boot(*args)
-
-
-def load(text: str) -> None:
-    """cmsave.restore: restore a save text; then the computer moves if it is its turn."""
-    import cmgame
-    import cmsave
-
-    cmsave.restore(text)
-    cmgame.cpu()
-
-
 def key_chars() -> st.SearchStrategy[str]:
     # micro:bit: chr() of a UART byte; Pico: sys.stdin.read(1), any character (a serial line
     # carries no lone surrogates, which CPython's stdout could not encode).
@@ -471,7 +459,7 @@ def key_chars() -> st.SearchStrategy[str]:
 
 def check_keys(game: Any, capsys: pytest.CaptureFixture[str], w: int, h: int,
                lines: list[str]) -> None:
-    init(Disp(w, h + 1), w, h)
+    fw.boot(Disp(w, h + 1), w, h)
     capsys.readouterr()
     for line in lines:
         for k in line:  # the serial console delivers one character at a time
@@ -517,9 +505,9 @@ def test_fuzz_save_text(game: Any, extended: bool, capsys: pytest.CaptureFixture
         st.lists(st.integers(-1, 300), min_size=n_sc - 1, max_size=n_sc + 1))
 
     def check(text: str) -> None:
-        init(Disp(5, 5), 5, 4)
+        fw.boot(Disp(5, 5), 5, 4)
         capsys.readouterr()
-        load(text)
+        harness.restore(text)
         out = capsys.readouterr().out
         for ln in out.split("\n")[:-1]:
             assert ln.startswith(("B ", "E ")), repr(ln)

@@ -8,6 +8,8 @@ from typing import Any, Iterator
 
 import pytest
 
+import harness
+
 from connectm import fw
 
 
@@ -41,23 +43,9 @@ def game() -> Iterator[Any]:
     yield cmgame
 
 
-def init(*args: Any) -> None:
-    """The game's start (cmmain: board, search, a new game) on the display given."""
-    fw.boot(*args)
-
-
-def load(text: str) -> None:
-    """cmsave.restore: restore a save text; then the computer moves if it is its turn."""
-    import cmgame
-    import cmsave
-
-    cmsave.restore(text)
-    cmgame.cpu()
-
-
 def start(g: Any, w: int = 5, h: int = 4) -> Disp:
     d = Disp(w, h + 1)
-    init(d, w, h)
+    fw.boot(d, w, h)
     return d
 
 
@@ -155,7 +143,7 @@ def test_bad_input(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
 def test_full_column(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
     start(game)
     game.key("d")
-    load("0 1 1111 " + " ".join(["0"] * 15))
+    harness.restore("0 1 1111 " + " ".join(["0"] * 15))
     assert game.st == 1 and game.b.heights[0] == 4
     n = game.b.n
     capsys.readouterr()
@@ -167,20 +155,20 @@ def test_full_column(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
 def test_restore(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
     start(game)
     sc = [1, 2, 3] + [0] * 12
-    load("2 2 334 " + " ".join(map(str, sc)))
+    harness.restore("2 2 334 " + " ".join(map(str, sc)))
     assert (game.lv, game.hp, list(game.sc)) == (2, 2, sc)
     assert game.st == 1 and game.b.n == 3  # the human (2nd player) to move
-    load("0 1 1212121 " + " ".join(["0"] * 15))
+    harness.restore("0 1 1212121 " + " ".join(["0"] * 15))
     assert game.st == 2 and game.b.over() == 1 and len(game.line) == 4
     for bad in ["", "junk", "9 1 - " + "0 " * 15, "0 1 66 " + "0 " * 15, "0 1 - 1 2"]:
-        load(bad)
+        harness.restore(bad)
         assert game.st == 0 and game.b.n == 0
         assert capsys.readouterr().out.startswith("E bad save")
 
 
 def test_restore_computer_to_move(game: Any) -> None:
     start(game)
-    load("0 1 3 " + " ".join(["0"] * 15))  # a reset during the computer's search
+    harness.restore("0 1 3 " + " ".join(["0"] * 15))  # a reset during the computer's search
     assert game.b.n == 2 and game.st == 1
 
 
@@ -245,7 +233,7 @@ def test_table_too_big_for_the_heap(game: Any, monkeypatch: pytest.MonkeyPatch,
             super().__init__(nbytes)
 
     monkeypatch.setattr(cmtt, "TT", SmallRam)
-    init(Disp(7, 7), 7, 6, 1 << 20)
+    fw.boot(Disp(7, 7), 7, 6, 1 << 20)
     assert game.s.tt.n * 8 == 1 << 16
     assert capsys.readouterr().out.splitlines()[-1] == "E low memory, table 65536"
     game.key("d")
