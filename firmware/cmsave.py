@@ -9,6 +9,8 @@ n = 0  # the last sequence number
 
 def save(s):
     global n
+    from utime import sleep_ms
+    sleep_ms(10)  # the serial line's last line out first: a flash write stalls the CPU
     n += 1
     f = open('cm%d.sav' % (n & 1), 'w')
     f.write('CM1 %d %d %s' % (n, sum(bytes(s, 'utf8')), s))  # no str.encode() on a micro:bit

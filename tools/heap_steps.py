@@ -2,9 +2,9 @@
 
 Uploads what `connectm deploy` copies to a micro:bit (the build: ROM names, board size in
 the code, ...), then runs the build's cmmain one top-level statement per raw-REPL command,
-as main.py does (fw.boot_chunks), and prints gc.mem_free() after each; then plays a short
-game through cmgame.key. main.py's own loader and loop, and the raw REPL's, differ a
-little: the serial line's `?` gives the figure during a real game.
+as main.py does (fw.boot_chunks), and prints gc.mem_free() after each. The raw REPL's
+own needs differ a little from main.py's; during a real game the serial line's `?`
+gives the figure (tests/test_deploy.py prints it after every move).
 
     .venv/bin/python tools/heap_steps.py
 """
@@ -18,11 +18,6 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "host"), str(REPO / "tools")]
 
 from connectm import deploy, fw  # noqa: E402
-from connectm.minify import rename  # noqa: E402
-
-# after the boot: a short game (the firmware's names, renamed to the build's)
-GAME = "for k in 'd1d2d3d4d':\n    g.key(k)"
-
 
 def main() -> int:
     from emulator import DeviceError, Microbit, missing
@@ -34,7 +29,6 @@ def main() -> int:
     plan = deploy.plan(deploy.BOARDS["microbit"])
     boot = next(i for i in plan.items if i.source.stem == "cmmain").data.decode()
     steps = [(c.split("\n")[0][:40], c) for c in fw.boot_chunks(boot)]
-    steps.append(("a game", rename(GAME, plan.names)))
     with Microbit() as dev:
         for f in dev.listdir():
             dev.remove(f)
