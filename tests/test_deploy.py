@@ -72,6 +72,17 @@ def test_microbit_selection() -> None:
         assert items[-1].name == "main.py"
 
 
+def test_mpy_board_keeps_the_boot_as_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A board that loads .mpy gets the modules compiled, but main.py runs as source and
+    # reads cmmain.py line by line: those two stay .py
+    monkeypatch.setattr(deploy, "mpy_cross_version", lambda: 6)
+    monkeypatch.setattr(deploy, "compile_mpy", lambda src: b"M")
+    info = deploy.DeviceInfo("rp2", (1, 22, 0), 6, ("rp2", "", "", "", "Pico"), False)
+    names = {i.name for i in deploy.plan(deploy.BOARDS["pico-max7219"], info).items}
+    assert {"main.py", "cmmain.py", "cmgame.mpy", "cmsearch.mpy"} <= names
+    assert "cmmain.mpy" not in names and "cmgame.py" not in names
+
+
 def test_bad_port_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["deploy", "--port", "/dev/connectm-no-such-port"]) == 2
     err = capsys.readouterr().err

@@ -241,7 +241,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
                               "tables for %dx%d connect %d" % board.fixed))
         elif board.strip:
             items.append(Item(src.name, strip_source(src.read_text()).encode(), src, "stripped"))
-        elif use_mpy and name != "main":  # main.py must stay source: the board runs it
+        elif use_mpy and name not in ("main", "cmmain"):  # source: main.py runs (reads) them
             items.append(Item(name + ".mpy", compile_mpy(src), src, "mpy-cross"))
         else:
             items.append(Item(src.name, src.read_bytes(), src))
