@@ -27,8 +27,8 @@ from typing import Any, Callable, Iterable
 
 from connectm import fw
 from connectm.minify import (
-    drop_unread, fold_consts, inline_constants, rename, rename_map, rom_names, specialize,
-    strip_source,
+    drop_unread, fold_consts, imports_of, inline_constants, rename, rename_map, rom_names,
+    specialize, strip_source,
 )
 from connectm.tables import dims, fixed_lines
 
@@ -118,17 +118,6 @@ class Plan:
 
 
 # -- file selection ------------------------------------------------------------------------
-def imports_of(source: str) -> set[str]:
-    """Top-level module names imported anywhere in the source (also inside functions)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names.update(a.name.split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split(".")[0])
-    return names
-
-
 def select_modules(board: BoardSpec, available: dict[str, Path]) -> tuple[list[str], list[str]]:
     """(modules to copy, sorted; root modules missing from firmware/)."""
     others = {d for b in BOARDS.values() for d in b.drivers} - set(board.drivers)

@@ -119,7 +119,7 @@ def inline_constants(sources: dict[str, str]) -> dict[str, str]:
                     "%s = %s\n" % (a.asname or a.name, values[a.name]) for a in n.names)
         out[name] = "".join(lines)
     for m in consts:
-        if not any(m in _imported_modules(t) for k, t in out.items() if k != m):
+        if not any(m in imports_of(t) for k, t in out.items() if k != m):
             del out[m]
     return out
 
@@ -132,14 +132,15 @@ def _is_literal(node: ast.expr) -> bool:
     return True
 
 
-def _imported_modules(text: str) -> set[str]:
-    found = set()
-    for n in ast.walk(ast.parse(text)):
-        if isinstance(n, ast.Import):
-            found |= {a.name for a in n.names}
-        elif isinstance(n, ast.ImportFrom) and n.module:
-            found.add(n.module)
-    return found
+def imports_of(source: str) -> set[str]:
+    """Top-level module names imported anywhere in the source (also inside functions)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
 
 
 def fold_consts(sources: dict[str, str]) -> dict[str, str]:
