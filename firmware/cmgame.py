@@ -31,13 +31,11 @@ sc = bytearray(3 * len(LEVELS))
 st = cur = lv = t = 0
 hp = 1
 line = ()
-cap = 99  # the deepest search the RAM has allowed
 
 
 def new():
     global cur, line
-    while b.n:
-        b.undo()
+    b.reset()
     cur = b.w // 2
     line = ()
 
@@ -75,29 +73,13 @@ def key(k):
 
 
 def cpu():
-    # The computer's reply: the level's depth and ms budget, seeded for variety. Out of
-    # memory in a search, it takes back the search's moves and searches less deep.
-    global cap
+    # The computer's reply: the level's depth and ms budget, seeded for variety. The search
+    # allocates nothing (tests run it under heap_lock), so it cannot run out of memory.
     if st == 1 and 1 + (b.n & 1) != hp:
         L = LEVELS[lv]
-        n = b.n
         d.px(cur, 0, 3)  # thinking: a dim cursor
         d.show()
-        c = 255
-        while c == 255:
-            try:
-                c = s.go(min(L[0], cap), 0, L[1], 1 + n + sc[3 * lv])
-            except MemoryError:
-                while b.n > n:
-                    b.undo()
-                if cap > 1:
-                    cap = max(1, min(L[0], cap) - 2)
-                    print('E low memory, depth', cap)
-                else:
-                    c = 0  # not even depth 1: the first open column
-                    while not b.can_play(c):
-                        c += 1
-        play(c)
+        play(s.go(L[0], 0, L[1], 1 + b.n + sc[3 * lv]))
 
 
 def play(c):

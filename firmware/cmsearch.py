@@ -66,57 +66,47 @@ class Search:
         nxt = self.next
         ords = b.ords
         done = len(ords) - 1
-        heights = b.heights
+        w = b.w
         h = b.h
         size = b.size
+        heights = b.heights
+        hist = b.hist
+        past = b.past
         wstart = b.wstart
         wins = b.wins
         st = b.st
+        g1 = b.g1
+        g2 = b.g2
+        u2 = b.u
+        if TT:  # the micro:bit build's board has no keys
+            z1 = b.z1
+            z2 = b.z2
         self.move = NONE
         self.score = self.depth = self.nodes = 0
         self.stopped = False
         if b.over():
             return NONE
         t0 = ticks_ms()
-        nodes = target = 0
-        while target < min(depth, size - b.n, len(nxt) - 2):
+        nodes = target = stop = 0
+        while not stop and target < min(depth, size - b.n, len(nxt) - 2):
             target += 1
+            leaf = target - 1  # the ply whose children are the leaves
+            # The search plays on the board's heights, window states and history only, and
+            # keeps the disc count, score and keys in locals: Board.play() and undo() are
+            # inlined here, as a call and attribute lookups cost more than the move itself.
+            n = b.n
+            sc = b.score  # player 1's view
+            if TT:
+                h1 = b.h1
+                h2 = b.h2
             ties = ply = 0
             check = nodes + 256  # budgets are checked every 256 nodes, from depth 2 on
             alpha[0] = best[0] = -INF
             beta[0] = INF
-            nxt[0] = (b.w + 1) * min(self.move, b.w)
+            nxt[0] = (w + 1) * min(self.move, w)
             while True:
                 i = nxt[ply]
                 c = ords[i]
-                if LEAVES and ply and ply + 1 == target:
-                    # A frontier node: each child is a leaf, scored from the window gains
-                    # of its cell without playing it (most nodes are leaves).
-                    n = b.n
-                    g = b.g2 if n & 1 else b.g1
-                    v = b.score
-                    if n & 1:
-                        v = -v
-                    while c != NONE:
-                        if heights[c] < h:
-                            nodes += 1
-                            cell = c * h + heights[c]
-                            d = 0
-                            for k in range(wstart[cell], wstart[cell + 1]):
-                                d += g[st[wins[k]]]
-                            if d >= HIT:
-                                best[ply] = WIN * ((size + 1 - n) // 2)
-                                bestcol[ply] = c
-                                break
-                            d = d + v if n + 1 < size else 0
-                            if d > best[ply]:
-                                best[ply] = d
-                                bestcol[ply] = c
-                                if d >= beta[ply]:
-                                    break
-                        i += 1
-                        c = ords[i]
-                    c = NONE
                 # The next child in this node's row of ords.
                 while c != NONE and heights[c] >= h:
                     i += 1
@@ -127,55 +117,124 @@ class Search:
                     if ply == 0:
                         break
                     score = best[ply]
-                    if TT and tt:
+                    if TT and tt and not stop:
                         # alpha on entry was -beta of the parent, unchanged since.
-                        tt.store(b.h1, b.h2, target - ply,
+                        tt.store(h1, h2, target - ply,
                                  LOWER if score >= beta[ply] else
                                  EXACT if score > -beta[ply - 1] else UPPER,
                                  bestcol[ply], score)
                     score = -score
                     ply -= 1
-                    c = b.undo()
+                    n -= 1
+                    c = hist[n]
+                    sc = past[n]
+                    r = heights[c] - 1
+                    cell = c * h + r
+                    u = u2 if n & 1 else 1
                 else:
                     nodes += 1
                     if nodes >= check:
                         check = nodes + 256
                         if target > 1 and (max_nodes and nodes >= max_nodes or max_ms and
                                            ticks_diff(ticks_ms(), t0) >= max_ms):
-                            for _ in range(ply):
-                                b.undo()
-                            self.nodes = nodes
-                            self.stopped = True
-                            return self.move
-                    b.play(c)
-                    if b.won:
+                            # Out of budget: every ply returns at once (each undoes its
+                            # move), and this iteration's result is dropped.
+                            stop = 1
+                            for k in range(ply + 1):
+                                nxt[k] = done
+                            continue
+                    # Play c (Board.play; the history and score only when the child is pushed).
+                    r = heights[c]
+                    heights[c] = r + 1
+                    cell = c * h + r
+                    if n & 1:
+                        g = g2
+                        u = u2
+                    else:
+                        g = g1
+                        u = 1
+                    d = 0
+                    for k in range(wstart[cell], wstart[cell + 1]):
+                        j = wins[k]
+                        s = st[j]
+                        d += g[s]
+                        st[j] = s + u
+                    if TT and tt:
+                        h1 ^= z1[2 * cell + (n & 1)]
+                        h2 ^= z2[2 * cell + (n & 1)]
+                    n += 1
+                    if d >= HIT:
                         # The mover placed a disc with n - 1 down: (size + 1 - (n - 1)) // 2
-                        score = WIN * ((size + 2 - b.n) // 2)
-                        if ply and ply + 1 == target:
+                        score = WIN * ((size + 2 - n) // 2)
+                        if ply and ply == leaf:
                             nxt[ply] = done  # no sibling beats a win (LEAVES stops here too)
-                    elif b.n == size:
+                    elif n == size:
                         score = 0
-                    elif ply + 1 == target:  # a leaf (LEAVES scores most of them above)
-                        score = b.score if b.n & 1 else -b.score  # the mover's view
+                    elif ply == leaf:  # a leaf (LEAVES scores most of them below)
+                        score = d + sc if n & 1 else d - sc  # the mover's view
                     else:
                         score = INF
-                        f = b.w
+                        f = w
                         if TT and tt:
-                            score = tt.cut(b.h1, b.h2, target - ply - 1, -beta[ply],
-                                           -alpha[ply])
+                            score = tt.cut(h1, h2, target - ply - 1, -beta[ply], -alpha[ply])
                             f = min(tt.col, f)
+                        if LEAVES and score == INF and ply + 1 == leaf:
+                            # The child is a frontier node: its children are leaves, scored
+                            # here from the window gains of their cells without playing
+                            # them, nor pushing the child (most nodes are leaves).
+                            g = g2 if n & 1 else g1
+                            v = -sc - d if n & 1 else sc - d  # the child's score, its mover's view
+                            top = -alpha[ply]  # the child's beta
+                            score = -INF
+                            bc = NONE
+                            last = n + 1 == size  # a leaf that fills the board: a draw
+                            i = (w + 1) * f
+                            c2 = ords[i]
+                            while c2 != NONE:
+                                lr = heights[c2]
+                                if lr < h:
+                                    nodes += 1
+                                    lc = c2 * h + lr
+                                    d = 0
+                                    for k in range(wstart[lc], wstart[lc + 1]):
+                                        d += g[st[wins[k]]]
+                                    if d >= HIT:
+                                        score = WIN * ((size + 1 - n) // 2)
+                                        bc = c2
+                                        break
+                                    d = 0 if last else d + v
+                                    if d > score:
+                                        score = d
+                                        bc = c2
+                                        if d >= top:
+                                            break
+                                i += 1
+                                c2 = ords[i]
+                            if TT and tt:
+                                tt.store(h1, h2, 1, LOWER if score >= top else
+                                         EXACT if score > -beta[ply] else UPPER, bc, score)
                         if score == INF:
                             # Descend: the child becomes the node at ply + 1.
+                            hist[n - 1] = c
+                            past[n - 1] = sc
+                            sc = sc + d if n & 1 else sc - d
                             ply += 1
                             alpha[ply] = -beta[ply - 1]
                             beta[ply] = -alpha[ply - 1]
                             best[ply] = -INF
-                            nxt[ply] = (b.w + 1) * f
+                            nxt[ply] = (w + 1) * f
                             continue
                         score = -score
-                    b.undo()
+                    n -= 1
+                # Take c back (Board.undo; its row, cell and window step are still at hand).
+                heights[c] = r
+                for k in range(wstart[cell], wstart[cell + 1]):
+                    st[wins[k]] -= u
+                if TT and tt:
+                    h1 ^= z1[2 * cell + (n & 1)]
+                    h2 ^= z2[2 * cell + (n & 1)]
                 # Fold the child's score (from this node's side) into this node.
-                if ply == 0 and seed:
+                if seed and ply == 0:
                     # Seeded variety: keep the root window open by one so that equal moves
                     # get exact scores, and pick among them by reservoir sampling.
                     if score > best[0]:
@@ -195,11 +254,14 @@ class Search:
                         alpha[ply] = score
                         if score >= beta[ply]:
                             nxt[ply] = done
-            # Depth 1 always completes (no budget), so there is always a move to return.
-            self.move = bestcol[0]
-            self.score = best[0]
-            self.depth = target
-            if self.score >= WIN or self.score <= -WIN:
-                break
+            if stop:
+                self.stopped = True
+            else:
+                # Depth 1 always completes (no budget), so there is always a move to return.
+                self.move = bestcol[0]
+                self.score = best[0]
+                self.depth = target
+                if self.score >= WIN or self.score <= -WIN:
+                    break
         self.nodes = nodes
         return self.move

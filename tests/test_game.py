@@ -192,34 +192,6 @@ def test_random_keys(game: Any, seed: int, capsys: pytest.CaptureFixture[str]) -
     assert sum(game.sc) >= 1
 
 
-def test_out_of_memory_in_a_search(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    # A search that runs out of memory half-way (with its moves still on the board): the
-    # game takes them back, searches less deep from then on, says so once, and goes on.
-    start(game)
-    real_go = game.s.go
-    depths: list[int] = []
-
-    def go(depth: int, *args: Any) -> int:
-        depths.append(depth)
-        if depth > 2:
-            game.b.play(0)
-            game.b.play(1)
-            raise MemoryError
-        return real_go(depth, *args)
-
-    game.s.go = go
-    keys(game, "rrrr")  # level 5: depth 8
-    game.key("d")
-    game.key("3")
-    assert game.b.n == 2 and game.b.hist[0] == 2 and game.b.over() == 0
-    assert depths == [8, 6, 4, 2]
-    game.key("3")
-    assert game.b.n == 4 and depths[4:] == [2]  # no second try at depth 8
-    out = capsys.readouterr().out.splitlines()
-    assert [ln for ln in out if ln.startswith("E ")] == [
-        "E low memory, depth 6", "E low memory, depth 4", "E low memory, depth 2"]
-
-
 def test_table_too_big_for_the_heap(game: Any, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     # A board asking for a 1 MB transposition table with 100 KB free: the game takes the

@@ -26,7 +26,10 @@ b = cmboard.Board(5, 4, 4, 0)
 s = cmsearch.Search(b)
 t = utime.ticks_ms()
 s.go(%d)
-print(s.nodes, utime.ticks_diff(utime.ticks_ms(), t))
+t = utime.ticks_diff(utime.ticks_ms(), t)
+import gc
+gc.collect()
+print(s.nodes, t, gc.mem_free())
 """
 
 
@@ -80,18 +83,22 @@ def device_speed() -> None:
     from connectm import deploy
     from connectm.minify import rename
 
-    # what connectm deploy copies to a micro:bit (stripped, tables fixed, names renamed)
-    build = deploy.plan(deploy.BOARDS["microbit"])
-    with Microbit(icount=True) as mb:
-        for i in build.items:
-            if i.source.name in ("cmsearch.py", "cmlines.py", "cmboard.py"):
-                mb.put(i.name, i.data)
-        for depth in (4, 6, 8):
-            mb.soft_reset()
-            code = rename(DEVICE_CODE % depth, build.names)
-            nodes, ms = (int(x) for x in mb.exec(code, timeout=600).split())
-            print("micro:bit v1 (QEMU -icount shift=6), 5x4 c4 depth %d: %d nodes in %d "
-                  "virtual ms = %.0f nodes/s" % (depth, nodes, ms, nodes * 1000 / max(1, ms)))
+    # The engine as connectm deploy copies it to a micro:bit (stripped, tables fixed, names
+    # renamed), with its frontier scoring (LEAVES), then as the game has it (without: the
+    # whole game has no room for it).
+    for leaves, what in ((True, "engine"), (False, "game build")):
+        build = deploy.plan(deploy.BOARDS["microbit"], leaves=leaves)
+        with Microbit(icount=True) as mb:
+            for i in build.items:
+                if i.source.name in ("cmsearch.py", "cmlines.py", "cmboard.py"):
+                    mb.put(i.name, i.data)
+            for depth in (4, 6, 8):
+                mb.soft_reset()
+                code = rename(DEVICE_CODE % depth, build.names)
+                nodes, ms, free = (int(x) for x in mb.exec(code, timeout=600).split())
+                print("micro:bit v1 (QEMU -icount shift=6), %s, 5x4 c4 depth %d: %d nodes in "
+                      "%d virtual ms = %.0f nodes/s; %d B free" % (
+                          what, depth, nodes, ms, nodes * 1000 / max(1, ms), free))
 
 
 def run(args: argparse.Namespace) -> int:

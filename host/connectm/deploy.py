@@ -172,16 +172,20 @@ def compile_mpy(src: Path) -> bytes:
 
 # The switches of cmsearch (TT, LEAVES) and cmboard (KEYS): at 0 the compiler drops
 # their code. And drv_microbit's LOGO, for a micro:bit v1 (no touch logo).
-NO_TABLES = re.compile(r"(?m)^(TT|KEYS|LEAVES) ?= ?const\(1\)")
+NO_TABLES = re.compile(r"(?m)^(TT|KEYS) ?= ?const\(1\)")
+NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
 NO_LOGO = re.compile(r"(?m)^(LOGO) ?= ?const\(1\)")
 
 
 def microbit_build(items: list[Item], fixed: tuple[int, int, int],
-                   v2: bool = False) -> dict[str, str]:
+                   v2: bool = False, leaves: bool = False) -> dict[str, str]:
     """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
-    place (v2: keep the touch logo); return the rename map."""
+    place (v2: keep the touch logo; leaves: keep the search's frontier scoring, which the
+    whole game has no room for); return the rename map."""
     def switches(text: str) -> str:
         text = NO_TABLES.sub(r"\1=const(0)", text)
+        if not leaves:
+            text = NO_LEAVES.sub(r"\1=const(0)", text)
         return text if v2 else NO_LOGO.sub(r"\1=const(0)", text)
 
     texts = drop_unread(fold_consts(inline_constants({
@@ -199,8 +203,9 @@ def microbit_build(items: list[Item], fixed: tuple[int, int, int],
     return names
 
 
-def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
-    """What to copy to this board (info=None: assume .py files, e.g. a dry run offline)."""
+def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False) -> Plan:
+    """What to copy to this board (info=None: assume .py files, e.g. a dry run offline;
+    leaves: see microbit_build)."""
     available = {p.stem: p for p in fw.firmware_files()}
     names, missing = select_modules(board, available)
     notes: list[str] = []
@@ -235,7 +240,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None) -> Plan:
         else:
             items.append(Item(src.name, src.read_bytes(), src))
     v2 = info is not None and "nRF52" in info.describe()  # else a v1, or not known
-    names_map = microbit_build(items, board.fixed, v2) if board.fixed else {}
+    names_map = microbit_build(items, board.fixed, v2, leaves) if board.fixed else {}
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
     return Plan(board, items, missing, notes, names_map)

@@ -211,8 +211,10 @@ def specialize(text: str, values: dict[str, int]) -> str:
 def drop_unread(sources: dict[str, str]) -> dict[str, str]:
     """Modules (name -> source) without their module-level assignments of names that no
     module of the set reads (e.g. the Pico's pins in cmhw, in a micro:bit's bundle), nor
-    their classes that no module names (cmboard's SizeError, once cmlines is written out):
-    each would stay in RAM. Only statements that have their lines to themselves."""
+    their classes that no module names (cmboard's SizeError, once cmlines is written out),
+    nor the methods of a class that no module names (Board.undo, which only the host's
+    modules call): each would stay in RAM. Only statements that have their lines to
+    themselves."""
     counts: dict[str, int] = {}
     for text in sources.values():
         for name in _tokens(text):
@@ -225,6 +227,12 @@ def drop_unread(sources: dict[str, str]) -> dict[str, str]:
                 for i in range(node.lineno - 1, node.end_lineno or node.lineno):
                     lines[i] = ""
                 continue
+            if isinstance(node, ast.ClassDef):
+                for f in node.body:
+                    if (isinstance(f, ast.FunctionDef) and counts[f.name] == 1
+                            and not f.name.startswith("__")):
+                        for i in range(f.lineno - 1, f.end_lineno or f.lineno):
+                            lines[i] = ""
             if not isinstance(node, ast.Assign):
                 continue
             names = [t.id for t in ast.walk(node) if isinstance(t, ast.Name)]
