@@ -17,8 +17,9 @@ UPPER = const(3)
 NONE = const(255)
 # 0 in the micro:bit build (connectm deploy): the compiler then drops the table code.
 TT = const(1)
-# Frontier nodes score their leaves without make/unmake (faster); 0 in the micro:bit
-# build, where the code's RAM counts more: the leaves are then played and scored.
+# Frontier nodes are scored by their parent, their leaves without make/unmake (faster); 0
+# in the micro:bit game's build, where the code's RAM counts more: the leaves are then
+# played and scored, and the frontier nodes pushed like any other.
 LEAVES = const(1)
 
 
