@@ -279,6 +279,14 @@ def test_unmake_restores_every_byte(b, col: int) -> None:
     assert snapshot(b) == before
 
 
+@settings(max_examples=200, deadline=None)
+@given(positions())
+def test_reset_gives_the_empty_board(b) -> None:
+    empty = cmboard.Board(b.w, b.h, b.m, b.z1 is not None)
+    b.reset()
+    assert snapshot(b) == snapshot(empty)
+
+
 @settings(max_examples=400, deadline=None)
 @given(positions())
 def test_incremental_heuristic_and_win_check(b) -> None:
