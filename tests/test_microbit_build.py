@@ -98,9 +98,7 @@ def test_renamed_names_cost_no_heap(microbit_v1: harness.MicrobitV1, tmp_path: P
     # (with the switches the build turns off also off: the whole stripped search, table
     # code and all, is too big to compile on the v1)
     plain = strip_source((harness.firmware_dir() / (module + ".py")).read_text())
-    for switch in (deploy.NO_TABLES, deploy.NO_LEAVES):
-        plain = switch.sub(r"\1=const(0)", plain)
-    plain = fold_consts({module: plain})[module]
+    plain = fold_consts({module: deploy.switches(plain)})[module]
     dev = microbit_v1.device
     counts = []
     # (the build writes cmlevels' table into cmgame: the plain module imports it)

@@ -177,19 +177,21 @@ NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
 NO_LOGO = re.compile(r"(?m)^(LOGO) ?= ?const\(1\)")
 
 
+def switches(text: str, v2: bool = False, leaves: bool = False) -> str:
+    """A module's source with the micro:bit build's switches at 0 (v2: keep the touch logo;
+    leaves: keep the search's frontier scoring, which the whole game has no room for)."""
+    text = NO_TABLES.sub(r"\1=const(0)", text)
+    if not leaves:
+        text = NO_LEAVES.sub(r"\1=const(0)", text)
+    return text if v2 else NO_LOGO.sub(r"\1=const(0)", text)
+
+
 def microbit_build(items: list[Item], fixed: tuple[int, int, int],
                    v2: bool = False, leaves: bool = False) -> dict[str, str]:
     """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
-    place (v2: keep the touch logo; leaves: keep the search's frontier scoring, which the
-    whole game has no room for); return the rename map."""
-    def switches(text: str) -> str:
-        text = NO_TABLES.sub(r"\1=const(0)", text)
-        if not leaves:
-            text = NO_LEAVES.sub(r"\1=const(0)", text)
-        return text if v2 else NO_LOGO.sub(r"\1=const(0)", text)
-
+    place (v2, leaves: see switches); return the rename map."""
     texts = drop_unread(fold_consts(inline_constants({
-        i.source.stem: switches(i.data.decode()) for i in items})))
+        i.source.stem: switches(i.data.decode(), v2, leaves) for i in items})))
     items[:] = [i for i in items if i.source.stem in texts]  # constant modules inlined
     numbers = dims(*fixed)
     for i in items:
