@@ -18,7 +18,7 @@
 # there, in PLAY). Time: tick(now_ms) blinks (phase = bit 8 of now_ms: the cursor, and the
 # winning line in END). Globals a host may read (set by cmmain): d (the display),
 # b (cmboard.Board), s (cmsearch.Search), st (0 MENU, 1 PLAY, 2 END), cur (cursor column),
-# lv (level index into cmlevels.LEVELS), hp (the human's player number: 1 = moves first;
+# lv (level number, 0 = the easiest, cmlevels), hp (the human's player number: 1 = moves first;
 # alternates each game), sc (bytearray: wins, losses, draws of level i at 3*i..3*i+2),
 # line (cells col*h+row of the winning line), t (last blink time), sv (None or a function
 # given the save text after every move: cmsave.save).
@@ -27,7 +27,7 @@
 # Only the small cmlevels: cmmain compiles this module second, into a heap still unbroken.
 from cmlevels import LEVELS
 d = b = s = sv = None  # cmmain sets them (sv: when the board has a file system)
-sc = bytearray(3 * len(LEVELS))
+sc = bytearray(len(LEVELS))  # 3 numbers a level, as LEVELS
 st = cur = lv = t = 0
 hp = 1
 line = ()
@@ -45,7 +45,7 @@ def key(k):
     if k == 'l' or k == 'r':
         i = 1 if k == 'r' else -1
         if st == 0:
-            lv = min(max(lv + i, 0), len(LEVELS) - 1)
+            lv = min(max(lv + i, 0), len(LEVELS) // 3 - 1)
         if st == 1:
             cur = (cur + i) % b.w
     elif k == 'd' or '1' <= k <= '9':
@@ -73,13 +73,19 @@ def key(k):
 
 
 def cpu():
-    # The computer's reply: the level's depth and ms budget, seeded for variety. The search
-    # allocates nothing (tests run it under heap_lock), so it cannot run out of memory.
+    # The computer's reply, if it is its turn: a function of the position alone (the host's
+    # `connectm move` runs this very code): the opening book's column (cmsave.book) while the
+    # level reads the book, else the search's, limited in nodes, not time. The search allocates
+    # nothing (tests run it under heap_lock), so it cannot run out of memory.
     if st == 1 and 1 + (b.n & 1) != hp:
-        L = LEVELS[lv]
+        L = 3 * lv
         d.px(cur, 0, 3)  # thinking: a dim cursor
         d.show()
-        play(s.go(L[0], 0, L[1], 1 + b.n + sc[3 * lv]))
+        c = 255
+        if b.n < LEVELS[L + 2]:
+            import cmsave
+            c = cmsave.book(b)
+        play(s.go(LEVELS[L], LEVELS[L + 1]) if c > 9 else c)
 
 
 def play(c):
@@ -97,7 +103,7 @@ def play(c):
     print('B %dx%d lv=%d you=%d moves=%s turn=%d over=%d' % (
         b.w, b.h, lv + 1, hp, m, 1 + (b.n & 1), r))
     if sv:
-        sv('%d %d %s' % (lv, hp, m or '-') + ' %d' * len(sc) % tuple(sc))
+        sv('%d %d %s ' % (lv, hp, m or '-') + '%02x' * len(sc) % tuple(sc))
     if r:
         d.text('DWL'[0 if r == 3 else 1 if r == hp else 2] + ' %d-%d-%d' % tuple(sc[3 * lv:][:3]))
 

@@ -8,20 +8,21 @@
 # mypy: disable-error-code=assignment
 import micropython
 micropython.opt_level(3)  # no line numbers in the bytecode compiled from here on
-import cmsearch
-import cmgame as g
+import cmsearch  # first: its go() is one block of bytecode, the largest
 import cmsave
-text = cmsave.load()
-cmsave.load = None
+text = cmsave.parse(cmsave.load())
+cmsave.load = cmsave.parse = None  # run once: freed before the others compile
+import cmgame as g
 import cmboard
 import cmlines
 import cmhw
 g.d, key, w, h, tt = cmhw.setup()  # the display driver compiles now
 cmhw.setup = None
-if g:  # (always true) one statement: compiled before the board and search take RAM
+if g:  # (always true) one statement, compiled before the board and search take RAM
     g.b = cmboard.Board(w, h, 4, tt > 0)
     cmlines.build = None  # the tables stay with the board
+    g.s = cmsearch.Search(g.b, tt, g.LEVELS[-3])  # no deeper than the top level
     g.sv = cmsave.save
-    cmsave.restore(text)  # before the search takes its RAM: the parse needs a little
-    g.s = cmsearch.Search(g.b, tt, g.LEVELS[-1][0])  # no deeper than the deepest level
+    cmsave.restore(text)  # the save parsed at the start: its moves, on the board
     cmsave.restore = text = w = h = tt = None
+    cmsearch.Search.__init__ = cmboard.Board.__init__ = None  # one board and search made

@@ -5,7 +5,6 @@
 # allocated per node (tests run it under micropython.heap_lock()).
 from micropython import const
 import array
-from utime import ticks_ms, ticks_diff
 
 # Not imported from cmboard: on a micro:bit each module must compile alone, largest first.
 WIN = const(65536)  # cmboard.WIN
@@ -21,6 +20,13 @@ TT = const(1)
 # in the micro:bit game's build, where the code's RAM counts more: the leaves are then
 # played and scored, and the frontier nodes pushed like any other.
 LEAVES = const(1)
+# go()'s seeded ties (host players' variety); 0 in the micro:bit build: the game's levels
+# play the first best move, so that a move is a function of the position (cmgame.move).
+SEED = const(1)
+# go()'s time budget (max_ms); 0 in the micro:bit build, whose levels count nodes.
+CLOCK = const(1)
+if CLOCK:
+    from utime import ticks_ms, ticks_diff
 
 
 class Search:
@@ -87,7 +93,8 @@ class Search:
         self.stopped = False
         if b.over():
             return NONE
-        t0 = ticks_ms()
+        if CLOCK:
+            t0 = ticks_ms()
         nodes = target = stop = 0
         while not stop and target < min(depth, size - b.n, len(nxt) - 2):
             target += 1
@@ -134,13 +141,14 @@ class Search:
                     u = u2 if n & 1 else 1
                 else:
                     nodes += 1
-                    if nodes >= check:
+                    if nodes >= check and target > 1:
                         check = nodes + 256
-                        if target > 1 and (max_nodes and nodes >= max_nodes or max_ms and
-                                           ticks_diff(ticks_ms(), t0) >= max_ms):
+                        stop = max_nodes and nodes > max_nodes
+                        if CLOCK and max_ms and ticks_diff(ticks_ms(), t0) >= max_ms:
+                            stop = 1
+                        if stop:
                             # Out of budget: every ply returns at once (each undoes its
                             # move), and this iteration's result is dropped.
-                            stop = 1
                             for k in range(ply + 1):
                                 nxt[k] = done
                             continue
@@ -235,7 +243,7 @@ class Search:
                     h1 ^= z1[2 * cell + (n & 1)]
                     h2 ^= z2[2 * cell + (n & 1)]
                 # Fold the child's score (from this node's side) into this node.
-                if seed and ply == 0:
+                if SEED and seed and ply == 0:
                     # Seeded variety: keep the root window open by one so that equal moves
                     # get exact scores, and pick among them by reservoir sampling.
                     if score > best[0]:
@@ -248,13 +256,19 @@ class Search:
                         seed = (seed * 75 + 74) % 65537
                         if seed % ties == 0:
                             bestcol[0] = c
-                elif score > best[ply]:
+                    continue
+                if score > best[ply]:
                     best[ply] = score
                     bestcol[ply] = c
                     if score > alpha[ply]:
                         alpha[ply] = score
                         if score >= beta[ply]:
                             nxt[ply] = done
+            if target > 1 and max_nodes and nodes > max_nodes:
+                # Over the node budget by the iteration's end, wherever the checks every 256
+                # nodes fell: dropped too, so the move depends on the node count alone (and
+                # is the same with LEAVES on or off).
+                stop = 1
             if stop:
                 self.stopped = True
             else:

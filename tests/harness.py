@@ -337,5 +337,5 @@ def restore(text: str) -> None:
     import cmgame
     import cmsave
 
-    cmsave.restore(text)
+    cmsave.restore(cmsave.parse(text))
     cmgame.cpu()

@@ -182,7 +182,7 @@ def test_montecarlo_reproducible() -> None:
 def test_player_specs() -> None:
     assert P.make_player("Engine:3").name == "engine:3"
     assert P.make_player("mc:50").name == "mc:50"
-    assert isinstance(P.make_player("level:1"), P.Engine)
+    assert isinstance(P.make_player("level:1"), P.Level)
     for bad in ("engine", "engine:0", "mc:0", "level:99", "bogus", "random:3"):
         with pytest.raises(ValueError):
             P.parse_spec(bad)

@@ -350,3 +350,55 @@ def test_redeploy_over_a_program_that_holds_the_heap(pts: str) -> None:
     files = device_files(pts)
     for name, size in expected().items():
         assert files.get(name) == size, (name, files)
+
+
+def test_top_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool,
+                                         record_property: Any) -> None:
+    # The top level on the emulated v1, book file and all, in whole games (the device
+    # second, then first; 6 games with --extended): every device move is the one the host's
+    # `connectm move` computes for that position (cmgame.move on CPython), the device
+    # never loses, and the free heap stays at 2 KB or more.
+    import random
+
+    from connectm import book
+
+    top = len(book.cmlevels.LEVELS)
+    host = book.Player(5, 4, 4, top - 1)
+    games = 6 if extended else 2
+    rng = random.Random(17)
+    assert cli.main(["deploy", "--port", pts]) == 0
+    io = Serial(pts)
+    try:
+        free = [wait_boot(io)]
+        io.s.write(b"r" * (top - 1))  # the menu: up to the top level
+        for game in range(games):
+            you = 1 + game % 2  # the human moves first, then second
+            moves = start_game(io, you)
+            while True:
+                if len(moves) % 2 == you - 1:  # the human's turn: a seeded legal column
+                    col = rng.choice([c for c in range(5) if moves.count(str(c + 1)) < 4])
+                    io.s.write(str(col + 1).encode())
+                    m = human_turn(io)
+                    free.append(io.free())
+                else:  # the device moved first in this game: its opening B line is read
+                    m = re.match(B_LINE, [x for x in io.lines if x.startswith("B ")][-1])
+                    assert m is not None
+                assert m.group(1) == str(top), m[0]
+                played = m.group(3)
+                # each device move in the new moves, against the host's for that position
+                for i in range(len(moves), len(played)):
+                    if i % 2 != you - 1:
+                        host.board.reset()
+                        for c in played[:i]:
+                            host.board.play(int(c) - 1)
+                        assert host.move() + 1 == int(played[i]), (played[:i], played[i])
+                moves = played
+                if m.group(5) != "0":
+                    assert m.group(5) != str(you) or m.group(5) == "3", ("lost", played)
+                    break
+        print("free heap after boot and every move pair:", free)
+        record_property("top_level_min_free", min(free))
+        assert min(free) >= 2048, free
+        assert not [ln for ln in io.lines if ln.startswith(("E ", "Traceback"))], io.lines
+    finally:
+        io.close()

@@ -30,7 +30,7 @@ class Both:
 spi = SPI(0)
 d.init(spi, Pin(17, Pin.OUT, value=1))
 q.init(Pin(22))
-""" + harness.boot_code("Both()", 7, 6, "0 1 443 " + "0 " * 15)
+""" + harness.boot_code("Both()", 7, 6, "0 1 443 " + "00" * 15)
 
 
 def picture(code_out: str) -> dict[str, list[str]]:
@@ -158,7 +158,7 @@ import cmgame
 import drv_microbit
 from microbit import display
 drv_microbit.text = lambda s: print('T', s)
-""" + harness.boot_code("drv_microbit", 5, 4, "0 1 1 " + "0 " * 15) + """
+""" + harness.boot_code("drv_microbit", 5, 4, "0 1 1 " + "00" * 15) + """
 cmgame.tick(256)
 print(''.join([str(display.get_pixel(x, y)) for y in range(5) for x in range(5)]))
 print(cmgame.b.hist[1])

@@ -143,7 +143,7 @@ def test_bad_input(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
 def test_full_column(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
     start(game)
     game.key("d")
-    harness.restore("0 1 1111 " + " ".join(["0"] * 15))
+    harness.restore("0 1 1111 " + "00" * 15)
     assert game.st == 1 and game.b.heights[0] == 4
     n = game.b.n
     capsys.readouterr()
@@ -155,12 +155,13 @@ def test_full_column(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
 def test_restore(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
     start(game)
     sc = [1, 2, 3] + [0] * 12
-    harness.restore("2 2 334 " + " ".join(map(str, sc)))
+    harness.restore("2 2 334 " + "".join("%02x" % x for x in sc))
     assert (game.lv, game.hp, list(game.sc)) == (2, 2, sc)
     assert game.st == 1 and game.b.n == 3  # the human (2nd player) to move
-    harness.restore("0 1 1212121 " + " ".join(["0"] * 15))
+    harness.restore("0 1 1212121 " + "00" * 15)
     assert game.st == 2 and game.b.over() == 1 and len(game.line) == 4
-    for bad in ["", "junk", "9 1 - " + "0 " * 15, "0 1 66 " + "0 " * 15, "0 1 - 1 2"]:
+    for bad in ["", "junk", "9 1 - " + "00" * 15, "0 1 66 " + "00" * 15, "0 1 - 0102",
+                "0 1 - " + "0 " * 15, "0 3 - " + "00" * 15, "0 1 - " + "0x" * 15]:
         harness.restore(bad)
         assert game.st == 0 and game.b.n == 0
         assert capsys.readouterr().out.startswith("E bad save")
@@ -168,7 +169,7 @@ def test_restore(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_restore_computer_to_move(game: Any) -> None:
     start(game)
-    harness.restore("0 1 3 " + " ".join(["0"] * 15))  # a reset during the computer's search
+    harness.restore("0 1 3 " + "00" * 15)  # a reset during the computer's search
     assert game.b.n == 2 and game.st == 1
 
 

@@ -29,24 +29,25 @@ def save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 def test_round_trip_and_turns(save: Any, tmp_path: Path) -> None:
     assert save.load() is None
-    save.save("0 1 44 " + "0 " * 15)
-    save.save("0 1 443 " + "0 " * 15)
+    save.save("0 1 44 " + "00" * 15)
+    save.save("0 1 443 " + "00" * 15)
     assert sorted(os.listdir(tmp_path)) == ["cm0.sav", "cm1.sav"]  # written by turns
-    assert (tmp_path / "cm1.sav").read_text().startswith("CM1 1 ")
-    assert (tmp_path / "cm0.sav").read_text().startswith("CM1 2 ")
+    assert (tmp_path / "cm1.sav").read_text().startswith("CM2 1 ")
+    assert (tmp_path / "cm0.sav").read_text().startswith("CM2 2 ")
     save.n = 0  # a reboot: load() finds the newest and numbers on from it
-    assert save.load() == "0 1 443 " + "0 " * 15
+    assert save.load() == "0 1 443 " + "00" * 15
     assert save.n == 2
 
 
 @pytest.mark.parametrize("bad", [
     "",  # empty: a reset just after the file was opened
-    "CM1 3 9999 0 1 4435 0 0",  # wrong sum: cut short or damaged
-    "CM1 3",  # cut short
+    "CM2 3 9999 0 1 4435 0 0",  # wrong sum: cut short or damaged
+    "CM2 3",  # cut short
     "hello world",  # foreign
     "CM 3 %d 0 1 4435 0 0",  # an older format (no version)
-    "CM2 3 %d 0 1 4435 0 0",  # a newer one
-    "CM1 x %d 0 1 4435 0 0",  # a bad sequence number
+    "CM1 3 %d 0 1 4435 0 0",  # the older version (scores in decimal)
+    "CM3 3 %d 0 1 4435 0 0",  # a newer one
+    "CM2 x %d 0 1 4435 0 0",  # a bad sequence number
 ])
 def test_bad_file_skipped_with_a_message(save: Any, tmp_path: Path, bad: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:

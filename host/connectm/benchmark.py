@@ -101,10 +101,63 @@ def device_speed() -> None:
                           what, depth, nodes, ms, nodes * 1000 / max(1, ms), free))
 
 
+# The top level's move on the device (cmgame.cpu without the display): the book's line
+# scan, then the search if the book has no column. Build names (Plan.names).
+TOP_MOVE_CODE = """import cmsearch
+import cmsave
+cmsave.load = cmsave.parse = cmsave.restore = None
+import cmboard
+import cmlines
+import utime
+b = cmboard.Board(5, 4, 4, 0)
+s = cmsearch.Search(b, 0, %d)
+for c in %r:
+    b.play(ord(c) - 49)
+t = utime.ticks_ms()
+c = cmsave.book(b)
+if c > 9:
+    c = s.go(%d, %d)
+t = utime.ticks_diff(utime.ticks_ms(), t)
+print(c, s.nodes, t)
+"""
+
+
+def top_level_moves() -> None:
+    """Virtual ms of the top level's move on the emulated v1 for the positions where it
+    searches most (connectm prove) and where the book answers, in the game's build."""
+    tools = Path(__file__).resolve().parents[2] / "tools"
+    sys.path.insert(0, str(tools))
+    from emulator import Microbit
+
+    from connectm import book, deploy, levels
+    from connectm.minify import rename
+
+    depth, nodes, _ = levels.levels()[-1]
+    proof = book.prove(5, 4, 4, levels.count() - 1)
+    build = deploy.plan(deploy.BOARDS["microbit"])
+    worst = 0
+    with Microbit(icount=True) as mb:
+        for i in build.items:
+            if i.source.name in ("cmsearch.py", "cmlines.py", "cmboard.py", "cmsave.py") or \
+                    i.name == deploy.BOOK_NAME:
+                mb.put(i.name, i.data)
+        for moves in ("", proof.max_nodes_at):
+            mb.soft_reset()
+            code = rename(TOP_MOVE_CODE % (depth, moves, depth, nodes), build.names)
+            col, n, ms = (int(x) for x in mb.exec(code, timeout=600).split())
+            worst = max(worst, ms)
+            print("micro:bit v1 (QEMU -icount shift=6), game build, top level after %r: "
+                  "column %d, %s, %d virtual ms" % (
+                      moves or "(empty)", col + 1, "%d nodes" % n if n else "from the book", ms))
+    print("top level: %d device moves proven (connectm prove), the largest search %d nodes; "
+          "slowest move measured: %d virtual ms" % (proof.positions, proof.max_nodes, worst))
+
+
 def run(args: argparse.Namespace) -> int:
     fw.load()
     search_speed()
     solver_means(args.limit)
     if args.device:
         device_speed()
+        top_level_moves()
     return 0

@@ -15,7 +15,9 @@ from typing import Any, NoReturn
 
 from connectm import __version__
 
-COMMANDS = ["play", "search", "solve", "perft", "bench", "deploy", "tournament"]
+COMMANDS = [
+    "play", "search", "solve", "perft", "move", "prove", "book", "bench", "deploy", "tournament",
+]
 
 
 class OneLineParser(argparse.ArgumentParser):

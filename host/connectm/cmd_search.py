@@ -22,10 +22,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def add_position_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--size", default="7x6", help="board WxH, 3..9 each (default 7x6)")
+def add_position_args(p: argparse.ArgumentParser, moves: bool = True,
+                      default_size: str = "7x6") -> None:
+    p.add_argument("--size", default=default_size,
+                   help="board WxH, 3..9 each (default %s)" % default_size)
     p.add_argument("--connect", type=int, default=4, help="discs in a line to win (default 4)")
-    p.add_argument("--moves", default="", help="1-based columns played so far, e.g. 4453")
+    if moves:
+        p.add_argument("--moves", default="", help="1-based columns played so far, e.g. 4453")
 
 
 def run(args: argparse.Namespace) -> int:

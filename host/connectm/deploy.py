@@ -37,6 +37,7 @@ _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "Mi
 # the game; the rest by imports
 ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmsave")
 MAIN_TMP = "main.tmp"  # main.py on its way (Device.write)
+BOOK_NAME = "data"  # the opening book on a micro:bit (cmsave.BOOK)
 MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
 CHUNK = 256
 
@@ -170,9 +171,9 @@ def compile_mpy(src: Path) -> bytes:
         return out.read_bytes()
 
 
-# The switches of cmsearch (TT, LEAVES) and cmboard (KEYS): at 0 the compiler drops
-# their code. And drv_microbit's LOGO, for a micro:bit v1 (no touch logo).
-NO_TABLES = re.compile(r"(?m)^(TT|KEYS) ?= ?const\(1\)")
+# The switches of cmsearch (TT, LEAVES, SEED, CLOCK) and cmboard (KEYS): at 0 the
+# compiler drops their code. And drv_microbit's LOGO, for a micro:bit v1 (no touch logo).
+NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
 NO_LOGO = re.compile(r"(?m)^(LOGO) ?= ?const\(1\)")
 
@@ -186,12 +187,29 @@ def switches(text: str, v2: bool = False, leaves: bool = False) -> str:
     return text if v2 else NO_LOGO.sub(r"\1=const(0)", text)
 
 
+# cmmain's hardware set-up: cmhw.setup() gives the display driver, its key(), the board
+# size and the table's bytes.
+HW_SETUP = "import cmhw\ng.d,key,w,h,tt=cmhw.setup()\ncmhw.setup=None\n"
+
+
+def direct_driver(texts: dict[str, str], fixed: tuple[int, int, int]) -> None:
+    """A micro:bit's cmmain imports its driver itself, as cmhw.setup() would, and cmhw is
+    not copied: a module of its own would hold ~200 B of a v1's RAM during the boot."""
+    boot = texts["cmmain"]
+    if boot.count(HW_SETUP) != 1:
+        raise DeployError("cmmain's hardware set-up is not the one the micro:bit build knows")
+    texts["cmmain"] = boot.replace(HW_SETUP, "import drv_microbit\ng.d,key,w,h,tt="
+                                   "drv_microbit,drv_microbit.key,%d,%d,0\n" % fixed[:2])
+    texts.pop("cmhw", None)
+
+
 def microbit_build(items: list[Item], fixed: tuple[int, int, int],
                    v2: bool = False, leaves: bool = False) -> dict[str, str]:
     """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
     place (v2, leaves: see switches); return the rename map."""
-    texts = drop_unread(fold_consts(inline_constants({
-        i.source.stem: switches(i.data.decode(), v2, leaves) for i in items})))
+    texts = {i.source.stem: switches(i.data.decode(), v2, leaves) for i in items}
+    direct_driver(texts, fixed)
+    texts = drop_unread(fold_consts(inline_constants(texts)))
     items[:] = [i for i in items if i.source.stem in texts]  # constant modules inlined
     numbers = dims(*fixed)
     for i in items:
@@ -243,6 +261,15 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
             items.append(Item(src.name, src.read_bytes(), src))
     v2 = info is not None and "nRF52" in info.describe()  # else a v1, or not known
     names_map = microbit_build(items, board.fixed, v2, leaves) if board.fixed else {}
+    if board.fixed:
+        # The opening book of the board's size (connectm book), under a name the micro:bit's
+        # flash holds ('data': a new string would take RAM), which cmsave is told.
+        bk = fw.firmware_dir() / ("%dx%dc%d.bk" % board.fixed)
+        if bk.is_file():
+            items.append(Item(BOOK_NAME, bk.read_bytes(), bk, "opening book"))
+            for i in items:
+                if i.source.stem == "cmsave":
+                    i.data = i.data.replace(b"'book.txt'", b"'%s'" % BOOK_NAME.encode())
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
     return Plan(board, items, missing, notes, names_map)

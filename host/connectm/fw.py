@@ -128,15 +128,18 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
     """Start the firmware's game on CPython as a board's main.py does: cmmain run one
     statement at a time, then cmgame.cpu(); with ``disp``, ``key`` and a W x H board in
     place of cmhw's hardware and ``text`` as the save file's (None: a new game). No save
-    file is written (cmgame.sv is None after). The module functions cmmain frees are put
-    back. Returns cmgame."""
+    file is written (cmgame.sv is None after). The module functions and class
+    constructors cmmain frees are put back. Returns cmgame."""
     load()
+    import cmboard
     import cmgame
     import cmhw
     import cmlines
     import cmsave
+    import cmsearch
 
     kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}
+    inits = [(c, c.__init__) for c in (cmboard.Board, cmsearch.Search)]
     cmhw.setup = lambda: (disp, key, w, h, tt)
     cmsave.load = lambda: text
     try:
@@ -146,6 +149,8 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
     finally:
         for m, saved in kept.items():
             vars(m).update(saved)
+        for c, init in inits:
+            c.__init__ = init
     cmgame.sv = None
     cmgame.cpu()  # as main.py does next: the computer moves if it is its turn
     return cmgame

@@ -8,7 +8,8 @@ process and in any order.
 Specs for the command line (``parse_spec`` / ``make_player``)::
 
     engine:D        Search to depth D (no time limit)       engine:D:MS  ... and MS ms
-    level:L         cmlevels.LEVELS[L - 1] (1-based)        perfect      cmsolve (small boards)
+    level:L         the game's level L (1-based), as the     perfect      cmsolve (small boards)
+                    device plays it (cmgame.cpu, its book)
     random          uniform legal move                      greedy       win, block, centre
     mc:N            Monte-Carlo, N random playouts per legal move
 """
@@ -19,12 +20,11 @@ import random
 import time
 from typing import Any, Protocol
 
-from connectm import fw
+from connectm import fw, levels
 
 fw.load()
 
 import cmboard  # noqa: E402
-import cmlevels  # noqa: E402
 import cmmoves  # noqa: E402
 import cmsearch  # noqa: E402
 import cmsolve  # noqa: E402
@@ -88,6 +88,29 @@ class Engine:
         col = s.go(self.depth, max_ms=self.ms, seed=seed)
         self.last = s
         return int(col)
+
+
+class Level:
+    """A level of the game as the device plays it: cmgame.cpu() (its opening book where the
+    board size has one, then its node-limited search), through connectm.book.Player. The
+    move is a function of the position: the seed plays no part."""
+
+    def __init__(self, level: int, name: str = "") -> None:
+        self.level = level
+        self.name = name or "level:%d" % (level + 1)
+        self.players: dict[tuple[int, int, int], Any] = {}
+
+    def choose(self, board: Board) -> int:
+        from connectm import book
+
+        size = (board.w, board.h, board.m)
+        if size not in self.players:
+            self.players[size] = book.Player(*size, self.level)
+        p = self.players[size]
+        p.board.reset()
+        for i in range(board.n):
+            p.board.play(board.hist[i])
+        return p.move()
 
 
 class RandomPlayer:
@@ -204,8 +227,8 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
         raise ValueError("bad player %r: %s takes %d to %d ':' arguments" % (spec, kind, lo, hi))
     if kind == "engine" and (nums[0] < 1 or len(nums) > 1 and nums[1] < 0):
         raise ValueError("bad player %r: depth must be >= 1, ms >= 0" % spec)
-    if kind == "level" and not 1 <= nums[0] <= len(cmlevels.LEVELS):
-        raise ValueError("bad player %r: levels are 1..%d" % (spec, len(cmlevels.LEVELS)))
+    if kind == "level" and not 1 <= nums[0] <= levels.count():
+        raise ValueError("bad player %r: levels are 1..%d" % (spec, levels.count()))
     if kind == "mc" and nums and nums[0] < 1:
         raise ValueError("bad player %r: playouts must be >= 1" % spec)
     return kind, nums
@@ -224,8 +247,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
     if kind == "engine":
         return Engine(nums[0], nums[1] if len(nums) > 1 else 0, seed=seed, name=name)
     if kind == "level":
-        depth, ms = cmlevels.LEVELS[nums[0] - 1]
-        return Engine(depth, ms, seed=seed, name=name)
+        return Level(nums[0] - 1, name)
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "greedy":

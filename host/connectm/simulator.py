@@ -107,11 +107,10 @@ def make_game(layout: Layout, level: int = 1, opponent: str = "engine") -> tuple
     """(game, display): the firmware's game on a FakeDisplay; opponent 'engine' is the
     game's own search at its level, any other connectm.players spec (random, greedy, mc:N,
     engine:D, ...) replaces it."""
-    fw.load()
-    import cmlevels
+    from connectm import levels
 
-    if not 1 <= level <= len(cmlevels.LEVELS):
-        raise ValueError("level must be 1..%d" % len(cmlevels.LEVELS))
+    if not 1 <= level <= levels.count():
+        raise ValueError("level must be 1..%d" % levels.count())
     disp = FakeDisplay(layout.width, layout.height, layout.mono)
     cpu = None
     if opponent != "engine":

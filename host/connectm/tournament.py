@@ -124,7 +124,7 @@ def all_pairs(names: list[str]) -> list[tuple[str, str]]:
 
 
 def level_pairs(baselines: list[str]) -> list[tuple[str, str]]:
-    levels = ["level:%d" % (i + 1) for i in range(len(P.cmlevels.LEVELS))]
+    levels = ["level:%d" % (i + 1) for i in range(P.levels.count())]
     return [p for lv in levels for base in baselines for p in ((lv, base), (base, lv))]
 
 

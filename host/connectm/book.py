@@ -1,0 +1,260 @@
+"""The opening book of a level, and the proof that the level keeps every exact value.
+
+The device plays ``cmgame.cpu()``: the book's column where the book has the position,
+else its search's. The book is built by walking every line a human can play against that
+very function: where the search's column would drop the position's exact score (cmsolve,
+the test sets' convention), the book gets a column that keeps it (centre-out, the first).
+The walk repeats until it adds nothing (a check that the book settled); the
+device reads the file line by line from flash (see cmgame.cpu).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from connectm import fw, levels
+
+fw.load()
+import cmboard  # noqa: E402
+import cmgame  # noqa: E402
+import cmsave  # noqa: E402
+import cmsearch  # noqa: E402
+import cmsolve  # noqa: E402
+
+KEY_MOD = 134217689  # the largest prime below 2**27: KEY << 3 | COLUMN is a small int
+NONE = 255
+SOLVER_TT = 1 << 22
+
+
+class BookError(ValueError):
+    """A book file that is not one, or two positions with one key."""
+
+
+def book_path(w: int, h: int, m: int) -> Path:
+    """The project's book for that board (firmware/WxHcM.bk, deployed with the game)."""
+    return fw.firmware_dir() / ("%dx%dc%d.bk" % (w, h, m))
+
+
+def key(b: Any) -> int:
+    """The position's book key, as cmgame.cpu computes it."""
+    return int.from_bytes(bytes(b.cells), "little") % KEY_MOD
+
+
+def encode(entries: dict[int, int]) -> bytes:
+    """The book file: a line a position, KEY << 3 | COLUMN in hex, sorted."""
+    return "".join("%x\n" % (k << 3 | c) for k, c in sorted(entries.items())).encode()
+
+
+def decode(data: bytes) -> dict[int, int]:
+    """key -> column of a book file; BookError if it is not a sorted book."""
+    out: dict[int, int] = {}
+    last = -1
+    for i, line in enumerate(data.decode("ascii", "replace").splitlines(), 1):
+        v = int(line, 16) if re.fullmatch("[0-9a-f]{1,8}", line) else -1
+        if v >> 3 <= last:
+            raise BookError("book line %d: %r is not a key above the last" % (i, line))
+        last = v >> 3
+        out[last] = v & 7
+    return out
+
+
+class Quiet:
+    """A display that shows nothing (cmgame's driver contract)."""
+
+    def px(self, x: int, y: int, v: int) -> None:
+        pass
+
+    def show(self) -> None:
+        pass
+
+
+@dataclass
+class Player:
+    """cmgame as the device runs it, on one board: its level, board and search."""
+
+    w: int
+    h: int
+    m: int
+    level: int  # 0-based (connectm.levels)
+    book_file: Path | None = None  # the level's book (None: the project's, book_path)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.level < levels.count():
+            raise ValueError("level must be 1..%d" % levels.count())
+        self.board = cmboard.Board(self.w, self.h, self.m)  # keys: the solver's table
+        # The device's search: no table on a micro:bit, the per-ply arrays of cmmain.
+        self.search = cmsearch.Search(self.board, 0, levels.levels()[-1][0])
+        self.book = self.book_file or book_path(self.w, self.h, self.m)
+
+    def move(self) -> int:
+        """The column cmgame.cpu() plays on this board (the computer to move)."""
+        played: list[int] = []
+        # cpu() as the device runs it, the computer to move, its play() recorded
+        patch = [(cmgame, "b", self.board), (cmgame, "s", self.search), (cmgame, "lv", self.level),
+                 (cmgame, "d", Quiet()), (cmgame, "st", 1), (cmgame, "hp", 2 - (self.board.n & 1)),
+                 (cmgame, "play", played.append), (cmsave, "BOOK", str(self.book))]
+        saved = [(m, x, getattr(m, x)) for m, x, _ in patch]
+        for m, x, v in patch:
+            setattr(m, x, v)
+        try:
+            cmgame.cpu()
+        finally:
+            for m, x, v in saved:
+                setattr(m, x, v)
+        return played[0]
+
+
+@dataclass
+class Exact:
+    """Exact scores (cmsolve) of the moves of positions on one board, memoised."""
+
+    board: Any
+    solver: Any = None
+    memo: dict[bytes, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.solver = cmsolve.Solver(self.board, SOLVER_TT)
+
+    def scores(self) -> dict[int, int]:
+        """Column -> the mover's exact score after playing it."""
+        b = self.board
+        out = {}
+        n = b.n
+        for c in range(b.w):
+            if b.can_play(c):
+                b.play(c)
+                if b.won:
+                    v = (b.size + 1 - n) // 2
+                elif b.n == b.size:
+                    v = 0
+                else:
+                    p = bytes(b.cells)
+                    if p not in self.memo:
+                        self.memo[p] = self.solver.solve()
+                    v = -self.memo[p]
+                b.undo()
+                out[c] = v
+        return out
+
+
+def walk(b: Any, device: int, choose: Callable[[], int],
+         end: Callable[[int], None] | None = None) -> None:
+    """Play out every game the device plays as ``device`` (1: first) against every human
+    line, on board ``b``: ``choose()`` gives the device's column where it is to move, and
+    ``end(result)`` hears each final position (cmboard's over(): 1, 2 or 3 for a draw).
+    A position reached twice is played out once."""
+    seen: set[bytes] = set()
+
+    def visit() -> None:
+        pos = bytes(b.cells)
+        if pos in seen:
+            return
+        seen.add(pos)
+        r = b.over()
+        if r:
+            if end:
+                end(r)
+            return
+        cols = [choose()] if 1 + (b.n & 1) == device else [
+            c for c in range(b.w) if b.can_play(c)]
+        for c in cols:
+            b.play(c)
+            visit()
+            b.undo()
+
+    visit()
+
+
+def build(w: int, h: int, m: int, level: int, out: Path,
+          progress: Callable[[str], None] | None = None) -> dict[int, int]:
+    """Write to ``out`` the book that makes ``level`` keep every exact score on this board,
+    both colours; returns its entries. The level reads ``out`` while it grows."""
+    p = Player(w, h, m, level, out)
+    exact = Exact(p.board)
+    entries: dict[int, int] = {}
+    met: dict[int, set[bytes]] = {}  # the positions met under each key
+    added = 0
+
+    def choose() -> int:
+        nonlocal added
+        k = key(p.board)
+        met.setdefault(k, set()).add(bytes(p.board.cells))
+        c = p.move()
+        scores = exact.scores()
+        best = max(scores.values())
+        if scores[c] != best:
+            c = next(x for x in p.board.order if scores.get(x) == best)
+            entries[k] = c
+            out.write_bytes(encode(entries))
+            added += 1
+        return c
+
+    out.write_bytes(b"")
+    for rnd in range(1, 100):
+        added = 0
+        for device in (1, 2):
+            walk(p.board, device, choose)
+        if progress:
+            progress("round %d: %d entries (%d added)" % (rnd, len(entries), added))
+        for k in entries:
+            if len(met[k]) > 1:  # the other position would play the book's column
+                raise BookError("positions %s share the book key %d"
+                                % (" and ".join(sorted(x.hex() for x in met[k])), k))
+        if not added:
+            return entries
+        met.clear()
+    raise BookError("the book did not settle")  # pragma: no cover (each round only adds)
+
+
+@dataclass
+class Proof:
+    positions: int = 0  # device moves checked
+    drops: list[str] = field(default_factory=list)  # positions (digits) the device dropped
+    games: int = 0  # distinct final positions
+    losses: int = 0  # of them, the human's wins
+    max_nodes: int = 0  # the largest search of a device move
+    max_nodes_at: str = ""
+    book_entries: int = 0
+    book_bytes: int = 0
+    seconds: float = 0.0
+
+
+def prove(w: int, h: int, m: int, level: int, book_file: Path | None = None) -> Proof:
+    """Walk every human line against the level (cmgame.move, book file and all), both
+    colours; check each device move keeps the exact score."""
+    p = Player(w, h, m, level, book_file)
+    b = p.board
+    exact = Exact(b)
+    out = Proof()
+    if p.book.is_file():
+        data = p.book.read_bytes()
+        out.book_entries, out.book_bytes = len(decode(data)), len(data)
+    t0 = time.perf_counter()
+
+    def choose() -> int:
+        p.search.nodes = 0
+        c = p.move()
+        if p.search.nodes > out.max_nodes:
+            out.max_nodes, out.max_nodes_at = p.search.nodes, moves_text(b)
+        scores = exact.scores()
+        out.positions += 1
+        if scores[c] != max(scores.values()):
+            out.drops.append(moves_text(b))
+        return c
+
+    for device in (1, 2):
+        def end(r: int, device: int = device) -> None:
+            out.games += 1
+            out.losses += r == 3 - device
+
+        walk(b, device, choose, end)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def moves_text(b: Any) -> str:
+    return "".join(chr(49 + b.hist[i]) for i in range(b.n))

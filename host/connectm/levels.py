@@ -1,0 +1,42 @@
+"""The game's difficulty levels (firmware/cmlevels.py) as the host shows them."""
+
+from __future__ import annotations
+
+from connectm import fw
+
+fw.load()
+import cmlevels  # noqa: E402
+
+# A name a player understands, easiest first; README "Levels" has what each one is.
+NAMES = ("beginner", "casual", "club", "expert", "perfect")
+
+
+def levels() -> list[tuple[int, int, int]]:
+    """(depth, nodes, book plies) of each level, easiest first."""
+    L = cmlevels.LEVELS
+    return [(L[i], L[i + 1], L[i + 2]) for i in range(0, len(L), 3)]
+
+
+def count() -> int:
+    return len(cmlevels.LEVELS) // 3
+
+
+def name(i: int) -> str:
+    """The name of level i (0-based)."""
+    return NAMES[i] if i < len(NAMES) else "level %d" % (i + 1)
+
+
+def index(text: str) -> int:
+    """A --level value (1-based, a name, or ``top``) as a 0-based level."""
+    t = text.strip().lower()
+    if t == "top":
+        return count() - 1
+    if t in NAMES[:count()]:
+        return NAMES.index(t)
+    try:
+        i = int(t)
+    except ValueError:
+        i = 0
+    if not 1 <= i <= count():
+        raise ValueError("--level must be 1..%d, a level's name or top, not %r" % (count(), text))
+    return i - 1

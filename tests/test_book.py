@@ -1,0 +1,173 @@
+"""The top level's opening book (connectm book), `connectm move` and `connectm prove`:
+the device's move as the host computes it, and the proof that the top level keeps every
+exact value on the micro:bit's 5x4 board."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from connectm import book, cli, fw, levels
+
+fw.load()
+import cmboard  # noqa: E402
+import cmmoves  # noqa: E402
+import cmsave  # noqa: E402
+import cmsearch  # noqa: E402
+import cmsolve  # noqa: E402
+
+TOP = levels.count() - 1
+
+
+@pytest.fixture(scope="module")
+def proof() -> book.Proof:
+    return book.prove(5, 4, 4, TOP)
+
+
+def test_top_level_keeps_every_exact_value_on_5x4(proof: book.Proof) -> None:
+    # every human line, the device first and second: no move drops the exact score (so no
+    # game is lost), and the book is the project's file
+    assert proof.drops == [] and proof.losses == 0
+    assert proof.positions > 20000 and proof.games > 10000
+    data = book.book_path(5, 4, 4).read_bytes()
+    assert proof.book_entries == len(book.decode(data)) == data.count(b"\n") > 0
+    # the node budget holds: the search checks it every 256 nodes
+    assert proof.max_nodes <= levels.levels()[TOP][1] + 256 + 5
+
+
+def test_without_the_book_the_top_level_drops_values(tmp_path: Path) -> None:
+    # the book is what makes the level perfect: its search alone drops exact values
+    p = book.prove(5, 4, 4, TOP, tmp_path / "none.bk")
+    assert p.book_entries == 0 and len(p.drops) > 0
+
+
+def test_book_entries_are_where_the_search_drops(proof: book.Proof) -> None:
+    # each book line's column keeps the exact score of its position, and a book position
+    # is one the level meets (its key is found in the walk)
+    entries = book.decode(book.book_path(5, 4, 4).read_bytes())
+    p = book.Player(5, 4, 4, TOP)
+    exact = book.Exact(p.board)
+    found = {}
+
+    def choose() -> int:
+        k = book.key(p.board)
+        if k in entries:
+            found[k] = True
+            scores = exact.scores()
+            assert scores[entries[k]] == max(scores.values())
+        return p.move()
+
+    for device in (1, 2):
+        book.walk(p.board, device, choose)
+    assert len(found) == len(entries)
+
+
+def test_key_is_the_firmwares() -> None:
+    # cmsave.book reads the key the host writes: a one-line book of the position answers
+    b = cmboard.Board(5, 4, 4)
+    cmmoves.play_moves(b, "3342")
+    k = book.key(b)
+    assert k == int.from_bytes(bytes(b.cells), "little") % book.KEY_MOD < 2 ** 27
+    path = Path(fw.firmware_dir().parent / "build-test.bk")
+    saved = cmsave.BOOK
+    try:
+        path.write_bytes(book.encode({k: 4, k + 1: 1}))
+        cmsave.BOOK = str(path)
+        assert cmsave.book(b) == 4
+        b.undo()
+        assert cmsave.book(b) == 255  # another position
+    finally:
+        cmsave.BOOK = saved
+        path.unlink()
+
+
+def test_decode_rejects_what_is_not_a_book() -> None:
+    assert book.decode(b"18\n2a\n") == {3: 0, 5: 2}
+    for bad in (b"2a\n18\n", b"18\n18\n", b"x1\n", b"-8\n", b"123456789\n"):
+        with pytest.raises(book.BookError, match="book line"):
+            book.decode(bad)
+
+
+def run_cli(argv: list[str], stdin: str, capsys: pytest.CaptureFixture[str],
+            monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    rc = cli.main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_move_prints_the_devices_columns(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = ["", "3", "33", "2442241", "1212"]
+    rc, out, err = run_cli(["move", "--size", "5x4", "--level", "top"], "\n".join(lines) + "\n",
+                           capsys, monkeypatch)
+    assert rc == 0 and err == ""
+    p = book.Player(5, 4, 4, TOP)
+    want = []
+    for moves in lines:
+        p.board.reset()
+        cmmoves.play_moves(p.board, moves)
+        want.append("%d" % (p.move() + 1))
+    assert out.split("\n") == want + [""]
+
+
+def test_move_below_the_book_is_the_levels_search(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # level 3 reads no book: its move is cmsearch's at the level's depth and node budget
+    depth, nodes, plies = levels.levels()[2]
+    assert plies == 0
+    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3"], "4453\n44\n", capsys,
+                         monkeypatch)
+    assert rc == 0
+    want = []
+    for moves in ("4453", "44"):
+        b = cmboard.Board(7, 6, 4)
+        cmmoves.play_moves(b, moves)
+        want.append(str(cmsearch.Search(b, 0, depth).go(depth, nodes) + 1))
+    assert out.split() == want
+
+
+@pytest.mark.parametrize("stdin,where", [("3\n39\n1\n", "line 2"), ("3\n1111111\n", "line 2"),
+                                         ("1212121\n", "line 1")])
+def test_move_bad_line(stdin: str, where: str, capsys: pytest.CaptureFixture[str],
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # one line naming the line, exit 2, nothing for the lines after it
+    rc, out, err = run_cli(["move", "--size", "5x4"], stdin, capsys, monkeypatch)
+    assert rc == 2 and err.count("\n") == 1 and where in err
+    assert len(out.split()) == int(where.split()[1]) - 1
+
+
+def test_prove_output(proof: book.Proof, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["prove", "--size", "5x4", "--level", "top", "--json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["value_drops"] == 0 and out["losses"] == 0
+    assert out["positions"] == proof.positions and out["max_nodes"] == proof.max_nodes
+
+
+def test_prove_refuses_big_boards(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["prove", "--size", "7x6"]) == 2
+    assert "up to 20 cells" in capsys.readouterr().err
+
+
+def test_exact_scores_are_the_solvers() -> None:
+    # Exact.scores: a win now scores (size + 1 - n) // 2, else minus the child's score
+    b = cmboard.Board(5, 4, 4)
+    cmmoves.play_moves(b, "112233")
+    scores = book.Exact(b).scores()
+    assert scores[3] == (20 + 1 - 6) // 2  # 4th in the bottom row wins now
+    b.play(0)
+    s = cmsolve.Solver(b, 1 << 16)
+    assert scores[0] == -s.solve()
+
+
+@pytest.mark.extended
+def test_book_build_is_reproducible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "5x4c4.bk"
+    assert cli.main(["book", "--size", "5x4", "--out", str(out)]) == 0
+    assert out.read_bytes() == book.book_path(5, 4, 4).read_bytes()
+    assert "entries" in capsys.readouterr().out
