@@ -360,9 +360,9 @@ def test_top_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool,
     # never loses, and the free heap stays at 2 KB or more.
     import random
 
-    from connectm import book
+    from connectm import book, levels
 
-    top = len(book.cmlevels.LEVELS)
+    top = levels.count()
     host = book.Player(5, 4, 4, top - 1)
     games = 6 if extended else 2
     rng = random.Random(17)

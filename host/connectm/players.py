@@ -193,17 +193,30 @@ class MonteCarlo:
 
 
 class Perfect:
-    """Exact play with cmsolve.Solver (only cheap on small boards): the first move, in
-    centre-out order, that keeps the game-theoretic score."""
+    """Exact play with cmsolve.Solver (only cheap on small boards or late positions): a
+    seeded random choice among the moves that keep the game-theoretic score."""
 
     name = "perfect"
 
     def __init__(self, seed: int = 0, tt_bytes: int = 1 << 20) -> None:
         self.seed, self.tt_bytes = seed, tt_bytes
+        self.solver: Any = None
 
     def choose(self, board: Board) -> int:
-        s = cmsolve.Solver(board, self.tt_bytes)
-        return int(s.best_move(s.solve()))
+        if self.solver is None or self.solver.b is not board:
+            self.solver = cmsolve.Solver(board, self.tt_bytes)
+        me = 1 + (board.n & 1)
+        scores = {}
+        for c in legal(board):
+            if wins_now(board, c, me):
+                scores[c] = board.size  # above any score
+                continue
+            board.play(c)
+            scores[c] = 0 if board.n == board.size else -self.solver.solve()
+            board.undo()
+        best = max(scores.values())
+        return _rng(self.seed, board, "perfect").choice(
+            [c for c in board.order if scores.get(c) == best])
 
 
 KINDS = ("engine", "level", "random", "greedy", "mc", "perfect")
