@@ -476,9 +476,8 @@ def microbit_version(info: DeviceInfo) -> int:
 
 
 def detect_board(info: DeviceInfo, wanted: str) -> BoardSpec:
-    wanted = ALIASES.get(wanted, wanted)
-    if wanted not in ("auto", "microbit"):
-        spec = BOARDS[wanted]
+    if wanted not in ("auto", "microbit"):  # microbit: a v1 or a v2, as the board says
+        spec = BOARDS[ALIASES.get(wanted, wanted)]
         if spec.fixed and not info.microbit:
             raise DeployError("--board %s, but the board is %s" % (wanted, info.describe()))
         if not spec.fixed and info.microbit:
@@ -537,11 +536,11 @@ def deploy(
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
     con = console if console is not None else Console(highlight=False, soft_wrap=True)
-    board = ALIASES.get(board, board)
     if dry_run and port is None and board != "auto":
         # nothing to ask the board: list what would be copied (--board microbit: both
         # micro:bit builds, the v2's last)
-        for name in ("microbit", "microbit-v2") if board == "microbit" else (board,):
+        both = ("microbit", "microbit-v2")
+        for name in both if board == "microbit" else (ALIASES.get(board, board),):
             p = plan(BOARDS[name])
             con.print("dry run for %s: would copy" % p.board.title)
             print_plan(p, con.print)
