@@ -225,7 +225,8 @@ def microbit_build(items: list[Item], fixed: tuple[int, int, int],
             i.data = rename(i.data.decode(), names).encode()
         if i.source.stem in names:
             i.name = names[i.source.stem] + ".py"
-        i.note = "%s, %s, micro:bit %s build" % (i.source.name, i.note, "v2" if v2 else "v1")
+        i.note = "%s%s, micro:bit %s build" % (
+            "" if i.name == i.source.name else i.source.name + ", ", i.note, "v2" if v2 else "v1")
     return names
 
 
