@@ -24,8 +24,12 @@
 # given the save text after every move: cmsave.save).
 # Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
 # Bad input prints one line starting with 'E ' and changes nothing.
+# Sounds: a display with beep(k) (drv_microbit on a v2) hears each drop ('d') and the end
+# ('W', 'L', 'D': the human's view); SOUND is 0 in the v1 build (connectm deploy).
 # Only the small cmlevels: cmmain compiles this module second, into a heap still unbroken.
+from micropython import const
 from cmlevels import LEVELS
+SOUND = const(1)
 d = b = s = sv = None  # cmmain sets them (sv: when the board has a file system)
 sc = bytearray(len(LEVELS))  # 3 numbers a level, as LEVELS
 st = cur = lv = t = 0
@@ -100,6 +104,8 @@ def play(c):
     m = ''  # a loop, not a list comprehension: that would be one more function in RAM
     for x in b.hist[:b.n]:
         m += chr(49 + x)
+    if SOUND and hasattr(d, 'beep'):
+        d.beep('DWL'[0 if r == 3 else 1 if r == hp else 2] if r else 'd')
     print('B %dx%d lv=%d you=%d moves=%s turn=%d over=%d' % (
         b.w, b.h, lv + 1, hp, m, 1 + (b.n & 1), r))
     if sv:

@@ -4,11 +4,15 @@
 # micro:bit: its 5x5 LEDs, a 5x4 board under a cursor row, no table. Else (e.g. a Raspberry
 # Pi Pico): an 8x8 MAX7219 or NeoPixel matrix, a 7x6 board, three GPIO buttons and a table
 # (cmpico; a micro:bit never compiles it).
+from micropython import const
 DISPLAY = 'max7219'  # or 'neopixel'
 SPI_ID, SCK, MOSI, CS = 0, 18, 19, 17  # MAX7219
 NEO = 22  # NeoPixel data pin
 BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
 TT_BYTES = 32768  # cmgame takes less if the RAM does not hold it
+# The micro:bit's table: none on the v1 (no room); connectm deploy's v2 build sets the
+# bytes (deploy.V2_TT) for its 64 KB heap.
+MB_TT = const(0)
 
 
 def setup():
@@ -17,4 +21,4 @@ def setup():
     except ImportError:
         import cmpico
         return cmpico.setup()
-    return drv_microbit, drv_microbit.key, 5, 4, 0
+    return drv_microbit, drv_microbit.key, 5, 4, MB_TT

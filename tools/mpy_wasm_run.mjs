@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // Run MicroPython code on MicroPython-WebAssembly under node.
 //
-//   node tools/mpy_wasm_run.mjs [--heap BYTES] [--lib DIR]... [FILE.py]... < code.py
+//   node tools/mpy_wasm_run.mjs [--heap BYTES] [--parts] [--lib DIR]... [FILE.py]... < code.py
 //
 // Every FILE.py (and every *.py in each --lib DIR) is copied to /lib in the WASM
 // filesystem (sys.path is ['', '.frozen', '/lib']).  The Python code read from stdin
 // is run; its output goes to stdout.  On a Python exception the traceback goes to
 // stderr and the exit status is 1.
+//
+// The code runs as one runPython() call, or one per part between lines `#--gc--`
+// (--parts): this port collects garbage only between calls (gc.collect() in a call is
+// deferred), so a part that follows one with gc.collect() sees the heap collected.
 //
 // The npm package @micropython/micropython-webassembly-pyscript is looked up in
 // $CONNECTM_NPM_PREFIX or <repo>/.cache/npm (npm install --prefix .cache/npm ...).
@@ -25,11 +29,14 @@ function usage(msg) {
 }
 
 let heap = 8 * 1024 * 1024;
+let parts = false;
 const files = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
-  if (a === "--heap") {
+  if (a === "--parts") {
+    parts = true;
+  } else if (a === "--heap") {
     heap = parseInt(argv[++i], 10);
   } else if (a === "--lib") {
     const d = argv[++i];
@@ -59,7 +66,9 @@ for (const f of files) {
   mp.FS.writeFile("/lib/" + basename(f), readFileSync(f));
 }
 try {
-  mp.runPython(code);
+  for (const part of parts ? code.split(/^#--gc--$/m) : [code]) {
+    mp.runPython(part);
+  }
 } catch (e) {
   const msg = e && e.message !== undefined ? e.message : String(e);
   process.stderr.write(msg.endsWith("\n") ? msg : msg + "\n");

@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--dry-run", action="store_true",
                    help="list the files and sizes that would be copied, write nothing")
     p.add_argument("--board", choices=BOARD_CHOICES, default="auto",
-                   help="board type (default: auto-detect)")
+                   help="board type (default: auto-detect; microbit: v1 or v2 as the board "
+                   "says, and with --dry-run and no --port both builds)")
     p.add_argument("--no-reset", dest="reset", action="store_false",
                    help="do not reset the board after the copy")
     p.set_defaults(func=run)

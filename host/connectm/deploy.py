@@ -59,13 +59,27 @@ class BoardSpec:
     # table code, no unread globals, no line numbers, and the firmware's own names and
     # modules renamed to ROM names (connectm.minify)
     fixed: tuple[int, int, int] | None = None
+    # the micro:bit v2's build (64 KB heap): the table (TT, KEYS, cmtt, hash keys in the
+    # written-out cmlines, cmhw.MB_TT = V2_TT), LEAVES, the touch logo and the speaker on,
+    # and the modules keep their names (the v2 firmware has built-in modules of its own:
+    # microbit_v2_modules.txt); the v1's build has none of these
+    v2: bool = False
 
 
+# The v2's transposition table, bytes: tests/test_microbit_v2.py boots the v2 build under
+# a 64 KB heap (MicroPython-WebAssembly) and checks what stays free with it.
+V2_TT = 32768
 BOARDS: dict[str, BoardSpec] = {
-    "microbit": BoardSpec(
-        "microbit", "BBC micro:bit", ("drv_microbit",),
+    "microbit": BoardSpec(  # the v1 (--board microbit-v1)
+        "microbit", "BBC micro:bit v1", ("drv_microbit",),
         frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "drv_buttons"}), True,
         fixed=(5, 4, 4),
+    ),
+    # a superset of the v1's modules: whatever the v1 build gets, the v2 build gets
+    "microbit-v2": BoardSpec(
+        "microbit-v2", "BBC micro:bit v2", ("drv_microbit",),
+        frozenset({"cmsolve", "cmperft", "cmpico", "drv_buttons"}), True,
+        fixed=(5, 4, 4), v2=True,
     ),
     "pico-max7219": BoardSpec(
         "pico-max7219", "Raspberry Pi Pico + MAX7219 8x8 matrix", ("drv_max7219",),
@@ -76,7 +90,9 @@ BOARDS: dict[str, BoardSpec] = {
         frozenset({"cmsolve", "cmperft"}), False, "neopixel",
     ),
 }
-BOARD_CHOICES = list(BOARDS) + ["auto"]
+# --board: microbit (v1 or v2, told from the board), microbit-v1, microbit-v2, a Pico's
+ALIASES = {"microbit-v1": "microbit"}
+BOARD_CHOICES = ["microbit-v1"] + list(BOARDS) + ["auto"]
 
 
 @dataclass
@@ -172,19 +188,24 @@ def compile_mpy(src: Path) -> bytes:
 
 
 # The switches of cmsearch (TT, LEAVES, SEED, CLOCK) and cmboard (KEYS): at 0 the
-# compiler drops their code. And drv_microbit's LOGO, for a micro:bit v1 (no touch logo).
+# compiler drops their code. And drv_microbit's LOGO and SOUND, cmgame's SOUND, for a
+# micro:bit v1 (no touch logo, no speaker); cmhw's MB_TT, the table's bytes, for a v2.
 NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
-NO_LOGO = re.compile(r"(?m)^(LOGO) ?= ?const\(1\)")
+NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND) ?= ?const\(1\)")
+MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
 
 
 def switches(text: str, v2: bool = False, leaves: bool = False) -> str:
-    """A module's source with the micro:bit build's switches at 0 (v2: keep the touch logo;
-    leaves: keep the search's frontier scoring, which the whole game has no room for)."""
+    """A module's source with the micro:bit build's switches at 0 (v2: keep the table, the
+    frontier scoring, the touch logo and the sounds, and give the table its bytes; leaves:
+    keep the search's frontier scoring, which the v1's whole game has no room for)."""
+    if v2:
+        return MB_TT.sub(r"\1=const(%d)" % V2_TT, text)
     text = NO_TABLES.sub(r"\1=const(0)", text)
     if not leaves:
         text = NO_LEAVES.sub(r"\1=const(0)", text)
-    return text if v2 else NO_LOGO.sub(r"\1=const(0)", text)
+    return NO_LOGO.sub(r"\1=const(0)", text)
 
 
 # cmmain's hardware set-up: cmhw.setup() gives the display driver, its key(), the board
@@ -206,20 +227,25 @@ def direct_driver(texts: dict[str, str], fixed: tuple[int, int, int]) -> None:
 def microbit_build(items: list[Item], fixed: tuple[int, int, int],
                    v2: bool = False, leaves: bool = False) -> dict[str, str]:
     """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
-    place (v2, leaves: see switches); return the rename map."""
+    place (v2, leaves: see switches); return the rename map. A v2 build is renamed not at
+    all: its heap holds the names, and a module name may be one of the v2's own."""
     texts = {i.source.stem: switches(i.data.decode(), v2, leaves) for i in items}
-    direct_driver(texts, fixed)
+    if not v2:
+        direct_driver(texts, fixed)
     texts = drop_unread(fold_consts(inline_constants(texts)))
     items[:] = [i for i in items if i.source.stem in texts]  # constant modules inlined
     numbers = dims(*fixed)
     for i in items:
         i.data = specialize(texts[i.source.stem], numbers).encode()
-    names = rename_map({i.source.stem: i.data.decode() for i in items}, modules_too=True)
+    names = {} if v2 else rename_map({i.source.stem: i.data.decode() for i in items},
+                                     modules_too=True)
     for i in items:
-        i.data = rename(i.data.decode(), names).encode()
+        if names:
+            i.data = rename(i.data.decode(), names).encode()
         if i.source.stem in names:
             i.name = names[i.source.stem] + ".py"
-        i.note = "%s, %s, micro:bit build" % (i.source.name, i.note)
+        i.note = "%s%s, micro:bit %s build" % (
+            "" if i.name == i.source.name else i.source.name + ", ", i.note, "v2" if v2 else "v1")
     return names
 
 
@@ -251,16 +277,16 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
                           src.read_text())
             items.append(Item(src.name, text.encode(), src, "DISPLAY = '%s'" % board.display))
         elif name == "cmlines" and board.fixed:
-            items.append(Item(src.name, strip_source(fixed_lines(*board.fixed)).encode(), src,
-                              "tables for %dx%d connect %d" % board.fixed))
+            items.append(Item(src.name, strip_source(fixed_lines(*board.fixed, keys=board.v2))
+                              .encode(), src, "tables for %dx%d connect %d" % board.fixed
+                              + (" with keys" if board.v2 else "")))
         elif board.strip:
             items.append(Item(src.name, strip_source(src.read_text()).encode(), src, "stripped"))
         elif use_mpy and name not in ("main", "cmmain"):  # source: main.py runs (reads) them
             items.append(Item(name + ".mpy", compile_mpy(src), src, "mpy-cross"))
         else:
             items.append(Item(src.name, src.read_bytes(), src))
-    v2 = info is not None and "nRF52" in info.describe()  # else a v1, or not known
-    names_map = microbit_build(items, board.fixed, v2, leaves) if board.fixed else {}
+    names_map = microbit_build(items, board.fixed, board.v2, leaves) if board.fixed else {}
     if board.fixed:
         # The opening book of the board's size (connectm book), under a name the micro:bit's
         # flash holds ('data': a new string would take RAM), which cmsave is told.
@@ -470,16 +496,30 @@ class Device:
             raise self.lost("the reset", e) from None
 
 
+def microbit_version(info: DeviceInfo) -> int:
+    """1 or 2, from os.uname() (machine 'micro:bit with nRF51822' on the v1, 'micro:bit
+    with nRF52833' on the v2; the v2's version says 'micro:bit v2.1.2+... MicroPython
+    v1.18'); 0 when neither says."""
+    text = " ".join(info.uname)
+    return 2 if "nRF52" in text else 1 if "nRF51" in text else 0
+
+
 def detect_board(info: DeviceInfo, wanted: str) -> BoardSpec:
-    if wanted != "auto":
-        spec = BOARDS[wanted]
-        if spec.name == "microbit" and not info.microbit:
-            raise DeployError("--board microbit, but the board is %s" % info.describe())
-        if spec.name != "microbit" and info.microbit:
+    if wanted not in ("auto", "microbit"):  # microbit: a v1 or a v2, as the board says
+        spec = BOARDS[ALIASES.get(wanted, wanted)]
+        if spec.fixed and not info.microbit:
+            raise DeployError("--board %s, but the board is %s" % (wanted, info.describe()))
+        if not spec.fixed and info.microbit:
             raise DeployError("--board %s, but the board is a micro:bit" % wanted)
-        return spec
+        return spec  # a micro:bit's version as the user says (e.g. a firmware not known)
     if info.microbit:
-        return BOARDS["microbit"]
+        version = microbit_version(info)
+        if not version:
+            raise DeployError("found a micro:bit (%s) of no known version: pass --board "
+                              "microbit-v1 or --board microbit-v2" % info.describe())
+        return BOARDS["microbit-v2" if version == 2 else "microbit"]
+    if wanted == "microbit":
+        raise DeployError("--board microbit, but the board is %s" % info.describe())
     if info.platform == "rp2":
         present = {f.rsplit(".", 1)[0] for f in info.files}
         guess = [b for b in BOARDS.values() if b.name.startswith("pico")
@@ -491,7 +531,7 @@ def detect_board(info: DeviceInfo, wanted: str) -> BoardSpec:
             "--board pico-neopixel" % info.describe()
         )
     raise DeployError(
-        "unsupported board %s: pass --board microbit|pico-max7219|pico-neopixel"
+        "unsupported board %s: pass --board microbit-v1|microbit-v2|pico-max7219|pico-neopixel"
         % info.describe()
     )
 
@@ -526,9 +566,13 @@ def deploy(
 
     con = console if console is not None else Console(highlight=False, soft_wrap=True)
     if dry_run and port is None and board != "auto":
-        p = plan(BOARDS[board])  # nothing to ask the board: list what would be copied
-        con.print("dry run for %s: would copy" % p.board.title)
-        print_plan(p, con.print)
+        # nothing to ask the board: list what would be copied (--board microbit: both
+        # micro:bit builds, the v2's last)
+        both = ("microbit", "microbit-v2")
+        for name in both if board == "microbit" else (ALIASES.get(board, board),):
+            p = plan(BOARDS[name])
+            con.print("dry run for %s: would copy" % p.board.title)
+            print_plan(p, con.print)
         return p
     port = port or find_port()
     t = open_transport(port)
@@ -545,6 +589,11 @@ def deploy(
         if dry_run:
             con.print("dry run: would copy")
             print_plan(p, con.print)
+            if spec.fixed:  # and the other micro:bit's build, for comparison
+                other = plan(BOARDS["microbit" if spec.v2 else "microbit-v2"])
+                con.print("(a %s would get %d files, %s: --board %s)" % (
+                    other.board.title, len(other.items), human(other.total),
+                    "microbit-v2" if other.board.v2 else "microbit-v1"))
             return p
         print_plan(p, con.print)
         if not any(i.name == "main.py" for i in p.items):

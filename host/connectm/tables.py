@@ -21,16 +21,18 @@ DIMS = ("w", "h", "m", "size", "u")
 # read only by modules a micro:bit never loads (cmsolve, cmthreats) and by the hash-key code
 # the build drops
 UNUSED = ("order", "h1", "h2", "z1", "z2")
+# with hash keys (the micro:bit v2's build, which has the table)
+UNUSED_KEYED = ("order",)
 
 
 @functools.lru_cache(maxsize=None)
-def _board(w: int, h: int, m: int) -> Any:
-    """The firmware's own board of that size, without hash keys (made once: a plan asks
-    for its numbers and for its tables)."""
+def _board(w: int, h: int, m: int, keys: bool = False) -> Any:
+    """The firmware's own board of that size, with or without hash keys (made once: a
+    plan asks for its numbers and for its tables)."""
     fw.load()
     import cmboard
 
-    return cmboard.Board(w, h, m, 0)
+    return cmboard.Board(w, h, m, int(keys))
 
 
 def dims(w: int, h: int, m: int) -> dict[str, int]:
@@ -56,10 +58,12 @@ def _literal(value: object) -> str:
     return repr(value)
 
 
-def fixed_lines(w: int, h: int, m: int) -> str:
-    """Source of a cmlines for a W x H connect-M board without hash keys, for code whose
-    board dimensions are numbers (DIMS)."""
-    board = _board(w, h, m)
+def fixed_lines(w: int, h: int, m: int, keys: bool = False) -> str:
+    """Source of a cmlines for a W x H connect-M board without hash keys (or with them:
+    keys), for code whose board dimensions are numbers (DIMS)."""
+    board = _board(w, h, m, keys)
+    unused = UNUSED_KEYED if keys else UNUSED
+    with_keys = "with keys" if keys else "without keys"
     lines = [
         "# cmlines for %dx%d connect %d only, written by connectm deploy (connectm.tables)"
         % (w, h, m),
@@ -67,13 +71,13 @@ def fixed_lines(w: int, h: int, m: int) -> str:
         "",
         "",
         "def build(b, w, h, m, keys):",
-        "    if w != %d or h != %d or m != %d or keys:" % (w, h, m),
-        "        raise ValueError('this build plays %dx%d connect %d only, without keys')"
-        % (w, h, m),
+        "    if w != %d or h != %d or m != %d or %skeys:" % (w, h, m, "not " if keys else ""),
+        "        raise ValueError('this build plays %dx%d connect %d only, %s')"
+        % (w, h, m, with_keys),
     ]
     shifted = []
     for name, value in sorted(vars(board).items()):
-        if name in DIMS or name in UNUSED:
+        if name in DIMS or name in unused:
             continue
         if name in STATE:
             if isinstance(value, array.array):

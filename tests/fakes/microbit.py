@@ -1,4 +1,8 @@
-"""Fake ``microbit`` module for CPython/WASM tests (MicroPython 1.9 syntax)."""
+"""Fake ``microbit`` module for CPython/WASM tests (MicroPython 1.9 syntax): the v1's
+members, and the v2's that the firmware uses (pin_logo, speaker, set_volume; the sounds are
+in the fake ``music``). Every public name here is a name of the v2 firmware
+(tests/test_microbit_v2.py checks them against host/connectm/microbit_v2_qstrs.txt), but
+the test helpers (press, hold, feed, touch) and the recorded state (underscored)."""
 
 _t0 = [0]
 
@@ -82,6 +86,45 @@ class _Pin:
         return self.value
 
 
+class _TouchPin(_Pin):
+    """The v2's touch logo: touch(on) holds a finger on it (test helper)."""
+
+    def __init__(self):
+        _Pin.__init__(self, 'logo')
+        self._touched = False
+
+    def touch(self, on=True):
+        self._touched = on
+
+    def is_touched(self):
+        return self._touched
+
+
+class _Speaker:
+    """The v2's built-in speaker (on at power-up)."""
+
+    def __init__(self):
+        self._on = True
+
+    def on(self):
+        self._on = True
+
+    def off(self):
+        self._on = False
+
+    def is_on(self):
+        return self._on
+
+
+_volume = []  # every set_volume() value, in order
+
+
+def set_volume(v):
+    if not 0 <= v <= 255:
+        raise ValueError("volume out of range")
+    _volume.append(v)
+
+
 class _Uart:
     """The REPL UART: feed(text) queues input for any()/read()."""
 
@@ -108,3 +151,5 @@ uart = _Uart()
 button_a = _Button()
 button_b = _Button()
 pin0, pin1, pin2 = _Pin(0), _Pin(1), _Pin(2)
+pin_logo = _TouchPin()
+speaker = _Speaker()
