@@ -5,5 +5,5 @@
 # `depth` that keeps the last iteration done within `nodes` (0: no node limit). No wall
 # clock: the host's `connectm move` gives the device's move. The top level reads the whole
 # book: on 5x4 it keeps every position's exact value (`connectm prove`). Measured, with the
-# levels' names, in README.md "Levels" (`connectm levels`).
+# levels' names, in README.md "Levels" (`connectm tournament --levels`).
 LEVELS = (1, 0, 0,  2, 0, 4,  4, 256, 6,  8, 512, 8,  8, 1024, 99)
