@@ -171,10 +171,11 @@ def compile_mpy(src: Path) -> bytes:
 
 
 # The switches of cmsearch (TT, LEAVES) and cmboard (KEYS): at 0 the compiler drops
-# their code. And drv_microbit's LOGO, for a micro:bit v1 (no touch logo).
+# their code. And drv_microbit's LOGO, for a micro:bit v1 (no touch logo), and main.py's
+# GUARD (the game loop's exception handling: the v1's boot has no room for its code).
 NO_TABLES = re.compile(r"(?m)^(TT|KEYS) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
-NO_LOGO = re.compile(r"(?m)^(LOGO) ?= ?const\(1\)")
+NO_LOGO = re.compile(r"(?m)^(LOGO|GUARD) ?= ?const\(1\)")
 
 
 def switches(text: str, v2: bool = False, leaves: bool = False) -> str:
