@@ -134,6 +134,7 @@ class Game:
                 except Reset:
                     continue
                 except Stop:
+                    self.n = sys.modules["cmgame"].b.n  # the moves on the board at the end
                     break
                 finally:
                     sys.modules["gc"] = fake_gc
@@ -269,3 +270,104 @@ def test_fuzz_game_cpython(tmp_path: Path, seed: int, n_bytes: int, n_buttons: i
     assert any(ln.startswith("B ") for ln in lines[state["move"]:]), after
     assert game.boots == 1  # no reset
     assert bad <= clock.now // 1024 + 2  # one line a second at most
+
+
+# ---- a failure in each kind of step -------------------------------------------------------
+
+class Injected(Exception):
+    pass
+
+
+def failing(fn: Callable[..., Any], at: int, exc: BaseException, count: list[int],
+            when: Callable[[], bool] = lambda: True) -> Callable[..., Any]:
+    """fn, but its call number ``at`` of those made while when() holds (counted in
+    ``count`` across boots) raises exc."""
+
+    def wrapper(*a: Any) -> Any:
+        if when():
+            count[0] += 1
+            if count[0] == at:
+                raise exc
+        return fn(*a)
+    return wrapper
+
+
+def moved() -> bool:
+    """The human's first disc is down (its move's draw, or the search after it)."""
+    g = sys.modules["cmgame"]
+    return bool(g.b and g.b.n == 1)
+
+
+# where: (what fails, at which call, the exception, a reset expected: the step had changed
+# the game, so the boot restores the last save)
+FAILURES = {
+    "input": ("uart", 3, Injected("input"), False),
+    "input-memory": ("uart", 3, MemoryError(), False),  # retried: no line
+    "display": ("display", 1, Injected("display"), True),  # the first move's draw
+    "display-memory": ("display", 1, MemoryError(), True),
+    "blink-memory": ("blink", 40, MemoryError(), False),  # in the menu: retried, no line
+    "search": ("search", 1, Injected("search"), True),
+    "save": ("save", 2, OSError(28), True),  # the computer's first move: not saved
+}
+
+
+@pytest.mark.parametrize("where", list(FAILURES))
+def test_a_failing_step_is_reported_and_the_game_goes_on(tmp_path: Path, where: str) -> None:
+    what, at, exc, reset = FAILURES[where]
+    game = Game(tmp_path)
+    keys = b"?d1?d2?d3?d4?d5?"  # 'd': starts a game (again after a reset to the menu), or drops
+    events = [(500 * (i + 1), lambda k=k: game.mb.uart.feed(bytes([k])))
+              for i, k in enumerate(keys)]
+    clock = Clock(events)
+    count = [0]
+
+    def inject() -> None:
+        if what == "uart":
+            uart = game.mb.uart
+            if not hasattr(uart, "real_any"):
+                uart.real_any = uart.any
+            uart.any = failing(uart.real_any, at, exc, count)
+        elif what in ("display", "blink"):
+            disp = game.mb.display
+            if not hasattr(disp, "real_set_pixel"):
+                disp.real_set_pixel = disp.set_pixel
+            disp.set_pixel = failing(disp.real_set_pixel, at, exc, count,
+                                     moved if what == "display" else lambda: True)
+        elif what == "search":
+            import cmsearch
+
+            cmsearch.Search.go = failing(cmsearch.Search.go, at, exc, count)
+        else:
+            import cmsave
+
+            cmsave.save = failing(cmsave.save, at, exc, count)
+
+    game.run(clock, inject)
+    lines = game.lines()
+    print(where, lines)
+    assert count[0] >= at  # the failure happened
+    errors = [ln for ln in lines if ln.startswith("E ") and not ln.startswith("E bad key")]
+    if isinstance(exc, MemoryError) and not reset:
+        assert errors == [] and game.boots == 1, lines  # collected, retried
+    else:
+        assert errors == ["E " + repr(exc)], lines
+        assert game.boots == (2 if reset else 1), lines
+    after = lines[lines.index(errors[0]) + 1:] if errors else lines
+    assert sum(ln.startswith("M ") for ln in after) >= 2, lines  # answers `?`
+    moves = [B_LINE.match(ln).group(5) for ln in after if ln.startswith("B ")]  # type: ignore
+    assert len(moves) >= 4, lines  # the game goes on
+    check_b_lines(after)  # after a reset: from the position of the last save on
+    assert game.n in (len(moves[-1]), 0)  # (0: a new game started after the last B line)
+
+
+def test_the_v1_build_runs_the_plain_loop() -> None:
+    # GUARD is 0 in the micro:bit v1's build: no try in its main.py (its boot has no room),
+    # the guarded loop everywhere else (the source, as copied to other boards)
+    from connectm import deploy
+
+    main = next(i for i in deploy.plan(deploy.BOARDS["microbit"]).items if i.name == "main.py")
+    v1 = main.data.decode()
+    assert "try:" not in v1 and "machine" not in v1 and "while True:" in v1
+    src = (fw.firmware_dir() / "main.py").read_text()
+    assert "GUARD = const(1)" in src and "except Exception as e:" in src
+    assert deploy.switches(src, v2=True) == src
