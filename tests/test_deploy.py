@@ -129,8 +129,10 @@ class Serial:
         self.s = self.t.serial
         self.lines: list[str] = []  # everything read, in order
 
-    def send(self, keys: str, until: str, timeout: float = 60) -> re.Match[str]:
-        """Write keys, then read lines until one matches ``until``; returns its match."""
+    def send(self, keys: str, until: str, timeout: float = 300) -> re.Match[str]:
+        """Write keys, then read lines until one matches ``until``; returns its match. The
+        wait is for the device's line; ``timeout`` is only an outer cap (a slow, loaded
+        machine must not fail a correct run)."""
         self.s.write(keys.encode())
         end = time.time() + timeout
         buf = b""
@@ -179,14 +181,18 @@ def start_game(io: Serial, you: int) -> str:
     return re.match(B_LINE, last[-1]).group(3) if you == 2 else ""  # type: ignore
 
 
-def wait_boot(io: Serial) -> int:
-    """The free heap, once main.py answers `?` (the boot is done)."""
-    end = time.time() + 60
+def wait_boot(io: Serial, cap: float = 900) -> int:
+    """The free heap, once main.py answers `?` (the boot is done): waits for that answer,
+    sending `?` again (a byte sent during the reset can be lost) at growing intervals; the
+    cap is only an outer bound for a machine that never answers."""
+    end = time.monotonic() + cap
+    wait = 30.0
     while True:
         try:
-            return io.free()
+            return int(io.send("?", r"M (\d+)$", timeout=wait).group(1))
         except AssertionError:
-            assert time.time() < end, io.lines
+            assert time.monotonic() < end, io.lines
+            wait *= 2
 
 
 def test_games_over_serial(emu: Any, pts: str, extended: bool, record_property: Any) -> None:
