@@ -451,8 +451,9 @@ def game(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def key_chars() -> st.SearchStrategy[str]:
-    # micro:bit: chr() of a UART byte; Pico: sys.stdin.read(1), any character (a serial line
-    # carries no lone surrogates, which CPython's stdout could not encode).
+    # The boards' drivers give cmgame.key() only the protocol's characters (docs/serial.md,
+    # test_fuzz_game.py); `connectm play` gives it any character typed (a terminal carries
+    # no lone surrogates, which CPython's stdout could not encode).
     return st.one_of(st.sampled_from(list("lrd123456789 \r\n")),
                      st.integers(0, 255).map(chr), st.characters(codec="utf-8"))
 

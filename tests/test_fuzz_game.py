@@ -371,3 +371,22 @@ def test_the_v1_build_runs_the_plain_loop() -> None:
     src = (fw.firmware_dir() / "main.py").read_text()
     assert "GUARD = const(1)" in src and "except Exception as e:" in src
     assert deploy.switches(src, v2=True) == src
+
+
+@pytest.mark.parametrize("interp", ["cpython", "mpy_wasm"])
+def test_microbit_key_maps_every_byte(interp: str, request: pytest.FixtureRequest) -> None:
+    # drv_microbit.key() on the fakes' UART: each of the 256 bytes once; the protocol's
+    # bytes come out as their characters, any other is dropped (None)
+    mpy = request.getfixturevalue(interp)
+    code = """import drv_microbit
+from microbit import uart
+out = []
+for i in range(256):
+    uart.feed(bytes([i]))
+    k = drv_microbit.key()
+    if k is not None:
+        out.append(ord(k))
+print(out, uart.any())
+"""
+    out = mpy.run(code, files=["drv_microbit"], fakes=True).strip()
+    assert out == "%s 0" % sorted(b"lrd123456789?")
