@@ -3,7 +3,8 @@
 # with select for the serial control line: read as bytes (sys.stdin.buffer where the port
 # has it: sys.stdin.read(1) decodes UTF-8 and raises on a byte that is not), into one
 # buffer, with poll's ipoll (poll() makes a list): nothing is allocated per byte. A byte
-# the protocol has is its character, any other '_' (docs/serial.md), as on the micro:bit.
+# that is one of the protocol's keys is its character, any other is dropped (docs/serial.md),
+# as on the micro:bit.
 import sys
 import select
 from machine import Pin, SPI
@@ -30,6 +31,6 @@ def setup():
         if k:
             return k
         for _ in p.ipoll(0):
-            if s.readinto(u):
-                return chr(u[0]) if u[0] in b'lrd123456789? \r\n' else '_'
+            if s.readinto(u) and u[0] in b'lrd123456789?':
+                return chr(u[0])
     return d, key, 7, 6, c.TT_BYTES

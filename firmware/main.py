@@ -21,11 +21,11 @@ from utime import ticks_ms, sleep_ms  # noqa: E402
 # The game loop; a step: the computer's move if it is its turn (at the first step: a reset
 # came during its search; not in cmmain's statements: this deep in exec() a search's save
 # would overflow the C stack), a key, the blink. A step that raises (docs/serial.md): after
-# a MemoryError that changed no move nor the game's state, a collection and the step once
-# more; else one 'E' line, and if the step had changed the moves or the state, a reset,
-# whose boot restores the last save. Ctrl-C (KeyboardInterrupt) is no Exception: it stops
-# the game. GUARD is 0 in the micro:bit v1's build (connectm deploy): its boot has no room
-# for the guard's code, and it runs the plain loop below instead.
+# a MemoryError that changed nothing (moves, state, level, cursor), a collection and the
+# step once more; else one 'E' line, and if the step had changed the moves or the state
+# (menu, play, end), a reset, whose boot restores the last save. Ctrl-C (KeyboardInterrupt)
+# is no Exception: it stops the game. GUARD is 0 in the micro:bit v1's build (connectm
+# deploy): its boot has no room for the guard's code; it runs the plain loop below.
 GUARD = const(1)
 if GUARD:
     f = 0  # 1: this step is the retry of one that ran out of memory (f: the file freed)
@@ -34,6 +34,8 @@ if GUARD:
             if not f:
                 n = g.b.n  # type: ignore[name-defined]
                 s = g.st  # type: ignore[name-defined]
+                v = g.lv  # type: ignore[name-defined]
+                c = g.cur  # type: ignore[name-defined]
                 x = None
                 x = key()  # type: ignore[name-defined]
             g.cpu()  # type: ignore[name-defined]
@@ -47,11 +49,11 @@ if GUARD:
             sleep_ms(20)
         except Exception as e:
             gc.collect()
-            x = g.b.n != n or g.st != s  # type: ignore[name-defined]
-            f = not (f or x) and isinstance(e, MemoryError)
+            r = g.b.n != n or g.st != s  # type: ignore[name-defined]
+            f = not (f or r or g.lv != v or g.cur != c) and isinstance(e, MemoryError)
             if not f:
                 print('E', repr(e))
-                if x:
+                if r:
                     import machine
                     machine.reset()
 g.cpu()  # type: ignore[name-defined]
