@@ -50,7 +50,7 @@ if GUARD:
         except Exception as e:
             gc.collect()
             r = g.b.n != n or g.st != s  # type: ignore[name-defined]
-            f = not (f or r or g.lv != v or g.cur != c) and isinstance(e, MemoryError)
+            f = not (f or r or g.lv != v or g.cur != c) and isinstance(e, MemoryError)  # type: ignore[name-defined]
             if not f:
                 print('E', repr(e))
                 if r:
