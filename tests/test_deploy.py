@@ -356,3 +356,41 @@ def test_redeploy_over_a_program_that_holds_the_heap(pts: str) -> None:
     files = device_files(pts)
     for name, size in expected().items():
         assert files.get(name) == size, (name, files)
+
+
+def test_a_garbled_command_is_sent_again() -> None:
+    # A busy board (or emulator) drops bytes of a command: the board answers SyntaxError in
+    # <stdin> and ran nothing; deploy sends the command (or the file) again, twice at most
+    from mpremote.transport import TransportExecError
+
+    garble = b'Traceback (most recent call last):\r\n  File "<stdin>", line 2\r\nSyntaxError: '
+
+    class T:
+        def __init__(self, fails: int, wfails: int = 0) -> None:
+            self.fails = fails  # commands garbled
+            self.wfails = wfails  # file writes garbled
+            self.sent: list[str] = []
+
+        def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
+            self.sent.append(code)
+            if self.fails:
+                self.fails -= 1
+                return b"", garble
+            return b"ok", b""
+
+        def fs_writefile(self, name: str, data: bytes, chunk_size: int = 0,
+                         progress_callback: Any = None) -> None:
+            self.sent.append("write " + name)
+            if self.wfails:
+                self.wfails -= 1
+                raise TransportExecError(1, garble.decode())
+
+    t = T(2)
+    assert deploy.Device(t, "p").exec("print(1)", "x") == "ok" and len(t.sent) == 3
+    with pytest.raises(deploy.DeployError, match="SyntaxError"):
+        deploy.Device(T(3), "p").exec("print(1)", "x")
+    t = T(0, 2)
+    deploy.Device(t, "p")._write_chunks(deploy.Item("a.py", b"x" * 99, REPO), 48, "w", None)
+    assert [c[:5] for c in t.sent] == ["write", "try:\n", "write", "try:\n", "write"]
+    with pytest.raises(deploy.DeployError, match="board lost"):
+        deploy.Device(T(0, 3), "p")._write_chunks(deploy.Item("a.py", b"x", REPO), 48, "w", None)

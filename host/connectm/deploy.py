@@ -337,6 +337,13 @@ print(repr((sys.platform, tuple(sys.implementation.version),
 """
 
 
+def garbled(err: Any) -> bool:
+    """The board's error for a command that arrived with bytes missing: a SyntaxError in
+    <stdin> (deploy's commands are valid Python)."""
+    text = err.decode(errors="replace") if isinstance(err, bytes) else str(err)
+    return "SyntaxError" in text and '"<stdin>"' in text
+
+
 class Device:
     """A board in the raw REPL; every transport failure becomes a DeployError."""
 
@@ -348,10 +355,15 @@ class Device:
     def exec(self, code: str, what: str) -> str:
         from mpremote.transport import TransportError
 
-        try:
-            out, err = self.t.exec_raw(code, timeout=20)
-        except (TransportError, OSError) as e:
-            raise self.lost(what, e) from None
+        for _ in range(3):
+            try:
+                out, err = self.t.exec_raw(code, timeout=20)
+            except (TransportError, OSError) as e:
+                raise self.lost(what, e) from None
+            if not garbled(err):
+                break
+            # (the command lost bytes on the way, a busy board or emulator: it did not
+            # run; sent again)
         if err:
             msg = err.decode(errors="replace").strip().splitlines()
             raise DeployError("%s failed on the board: %s" % (what, msg[-1] if msg else "?"))
@@ -419,8 +431,17 @@ class Device:
         from mpremote.transport import TransportError
 
         try:
-            self.t.fs_writefile(item.name, item.data, chunk_size=chunk,
-                                progress_callback=progress)
+            for tries in (2, 1, 0):
+                try:
+                    self.t.fs_writefile(item.name, item.data, chunk_size=chunk,
+                                        progress_callback=progress)
+                    break
+                except TransportError as e:
+                    # a chunk's command lost bytes on the way (a busy board or emulator):
+                    # close the file it left open and write the file again from the start
+                    if not tries or not garbled(getattr(e, "error_output", b"")):
+                        raise
+                    self.exec("try:\n f.close()\nexcept Exception:\n pass", what)
         except (OSError, TransportError) as e:
             # ENOSPC comes as OSError 28 (converted by mpremote) or as the device's own words.
             if getattr(e, "errno", None) == 28 or \
