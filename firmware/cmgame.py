@@ -23,7 +23,8 @@
 # line (cells col*h+row of the winning line), t (last blink time), sv (None or a function
 # given the save text after every move: cmsave.save).
 # Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
-# Bad input prints one line starting with 'E ' and changes nothing.
+# Bad input prints one line starting with 'E ' and changes nothing; 'E bad key' at most once
+# in each 1024 ms of tick()'s clock.
 # Sounds: a display with beep(k) (drv_microbit on a v2) hears each drop ('d') and the end
 # ('W', 'L', 'D': the human's view); SOUND is 0 in the v1 build (connectm deploy).
 # Only the small cmlevels: cmmain compiles this module second, into a heap still unbroken.
@@ -33,6 +34,7 @@ SOUND = const(1)
 d = b = s = sv = None  # cmmain sets them (sv: when the board has a file system)
 sc = bytearray(len(LEVELS))  # 3 numbers a level, as LEVELS
 st = cur = lv = t = 0
+q = -1  # t >> 10 when the last 'E bad key' line was printed
 hp = 1
 line = ()
 
@@ -45,18 +47,15 @@ def new():
 
 
 def key(k):
-    global lv, cur, st, hp
+    global lv, cur, st, hp, q
     if k == 'l' or k == 'r':
         i = 1 if k == 'r' else -1
         if st == 0:
             lv = min(max(lv + i, 0), len(LEVELS) // 3 - 1)
         if st == 1:
             cur = (cur + i) % b.w
-    elif k == 'd' or '1' <= k <= '9':
+    elif k == 'd' or st == 1 and '1' <= k <= '9' and int(k) <= b.w:
         if k != 'd':
-            if st != 1 or int(k) > b.w:
-                print('E bad key', k)
-                return
             cur = int(k) - 1
         if st == 1:
             if not b.can_play(cur):
@@ -71,7 +70,9 @@ def key(k):
             draw()
         cpu()
     elif k not in ' \r\n':
-        print('E bad key', k)
+        if t >> 10 != q:  # one line in each 1024 ms of tick()'s time at most, the rest dropped
+            q = t >> 10
+            print('E bad key', k)
         return
     draw()
 

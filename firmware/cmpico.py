@@ -1,6 +1,10 @@
 # cmpico: cmhw's setup for boards other than the micro:bit (e.g. a Raspberry Pi Pico): the
 # display named by cmhw.DISPLAY on cmhw's pins, three GPIO buttons, and sys.stdin polled
-# with select for the serial control line.
+# with select for the serial control line: read as bytes (sys.stdin.buffer where the port
+# has it: sys.stdin.read(1) decodes UTF-8 and raises on a byte that is not), into one
+# buffer, with poll's ipoll (poll() makes a list): nothing is allocated per byte. A byte
+# that is one of the protocol's keys is its character, any other is dropped (docs/serial.md),
+# as on the micro:bit.
 import sys
 import select
 from machine import Pin, SPI
@@ -19,7 +23,14 @@ def setup():
         d.init(Pin(c.NEO, Pin.OUT))
     p = select.poll()
     p.register(sys.stdin, select.POLLIN)
+    s = getattr(sys.stdin, 'buffer', sys.stdin)
+    u = bytearray(1)
 
     def key():
-        return bt.key() or (sys.stdin.read(1) if p.poll(0) else None)
+        k = bt.key()
+        if k:
+            return k
+        for _ in p.ipoll(0):
+            if s.readinto(u) and u[0] in b'lrd123456789?':
+                return chr(u[0])
     return d, key, 7, 6, c.TT_BYTES

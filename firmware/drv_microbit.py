@@ -1,9 +1,12 @@
 # drv_microbit: the cmgame display contract on the micro:bit's 5x5 LEDs (brightness 0-9),
-# and key(): A = 'l', B = 'r', A+B or a tap on the v2's touch logo = 'd', else a character
-# from the serial console (the REPL UART, read without blocking), else None. A button acts
-# when released, so that A+B is one drop and not a left first. The v2 (speaker): beep(k)
-# for cmgame, off at boot (a classroom of 30 boards): holding the logo for a second turns
-# the sounds on (a short beep says so) or off.
+# and key(): A = 'l', B = 'r', A+B or a tap on the v2's touch logo = 'd', else a byte from
+# the serial console (the REPL UART, read without blocking) as its character if it is one
+# of the protocol's keys (docs/serial.md), else None: any other byte is dropped. A button
+# acts when released, so that A+B is one drop and not a left first. A byte is read into one
+# buffer and chr() is given only the protocol's bytes: nothing is allocated per byte (chr()
+# of a byte it has not seen would keep a new string in RAM for good: 1 KB for the 128 bytes
+# above 127 on a v1). The v2 (speaker): beep(k) for cmgame, off at boot (a classroom of 30
+# boards): holding the logo for a second turns the sounds on (a short beep says so) or off.
 from micropython import const
 from microbit import display, button_a, button_b, uart
 
@@ -24,6 +27,7 @@ if SOUND:
 
 px = display.set_pixel
 ab = lo = 0  # A+B seen during this press; when the logo was touched (ms; 0 none, -1 held)
+u = bytearray(1)  # the byte read
 # Nothing to push: set_pixel lights at once. A builtin that takes no argument, not a def
 # of ours: a function would cost a micro:bit RAM.
 show = int
@@ -61,7 +65,9 @@ def key():
     if a or b:
         return 'l' if a else 'r'
     if uart.any():
-        return chr(uart.read(1)[0])
+        uart.readinto(u)
+        if u[0] in b'lrd123456789?':
+            return chr(u[0])
     return None
 
 

@@ -129,8 +129,10 @@ class Serial:
         self.s = self.t.serial
         self.lines: list[str] = []  # everything read, in order
 
-    def send(self, keys: str, until: str, timeout: float = 60) -> re.Match[str]:
-        """Write keys, then read lines until one matches ``until``; returns its match."""
+    def send(self, keys: str, until: str, timeout: float = 300) -> re.Match[str]:
+        """Write keys, then read lines until one matches ``until``; returns its match. The
+        wait is for the device's line; ``timeout`` is only an outer cap (a slow, loaded
+        machine must not fail a correct run)."""
         self.s.write(keys.encode())
         end = time.time() + timeout
         buf = b""
@@ -179,14 +181,18 @@ def start_game(io: Serial, you: int) -> str:
     return re.match(B_LINE, last[-1]).group(3) if you == 2 else ""  # type: ignore
 
 
-def wait_boot(io: Serial) -> int:
-    """The free heap, once main.py answers `?` (the boot is done)."""
-    end = time.time() + 60
+def wait_boot(io: Serial, cap: float = 900) -> int:
+    """The free heap, once main.py answers `?` (the boot is done): waits for that answer,
+    sending `?` again (a byte sent during the reset can be lost) at growing intervals; the
+    cap is only an outer bound for a machine that never answers."""
+    end = time.monotonic() + cap
+    wait = 30.0
     while True:
         try:
-            return io.free()
+            return int(io.send("?", r"M (\d+)$", timeout=wait).group(1))
         except AssertionError:
-            assert time.time() < end, io.lines
+            assert time.monotonic() < end, io.lines
+            wait *= 2
 
 
 def test_games_over_serial(emu: Any, pts: str, extended: bool, record_property: Any) -> None:
@@ -403,3 +409,41 @@ def test_top_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool,
         assert not [ln for ln in io.lines if ln.startswith(("E ", "Traceback"))], io.lines
     finally:
         io.close()
+
+
+def test_a_garbled_command_is_sent_again() -> None:
+    # A busy board (or emulator) drops bytes of a command: the board answers SyntaxError in
+    # <stdin> and ran nothing; deploy sends the command (or the file) again, twice at most
+    from mpremote.transport import TransportExecError
+
+    garble = b'Traceback (most recent call last):\r\n  File "<stdin>", line 2\r\nSyntaxError: '
+
+    class T:
+        def __init__(self, fails: int, wfails: int = 0) -> None:
+            self.fails = fails  # commands garbled
+            self.wfails = wfails  # file writes garbled
+            self.sent: list[str] = []
+
+        def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
+            self.sent.append(code)
+            if self.fails:
+                self.fails -= 1
+                return b"", garble
+            return b"ok", b""
+
+        def fs_writefile(self, name: str, data: bytes, chunk_size: int = 0,
+                         progress_callback: Any = None) -> None:
+            self.sent.append("write " + name)
+            if self.wfails:
+                self.wfails -= 1
+                raise TransportExecError(1, garble.decode())
+
+    t = T(2)
+    assert deploy.Device(t, "p").exec("print(1)", "x") == "ok" and len(t.sent) == 3
+    with pytest.raises(deploy.DeployError, match="SyntaxError"):
+        deploy.Device(T(3), "p").exec("print(1)", "x")
+    t = T(0, 2)
+    deploy.Device(t, "p")._write_chunks(deploy.Item("a.py", b"x" * 99, REPO), 48, "w", None)
+    assert [c[:5] for c in t.sent] == ["write", "try:\n", "write", "try:\n", "write"]
+    with pytest.raises(deploy.DeployError, match="board lost"):
+        deploy.Device(T(0, 3), "p")._write_chunks(deploy.Item("a.py", b"x", REPO), 48, "w", None)

@@ -89,7 +89,7 @@ def test_save_survives_reset_mid_write(microbit_v1: harness.MicrobitV1) -> None:
         dev.transport.exec_raw_no_follow(SAVE_LOOP % trial)
         serial = dev.transport.serial
         out = ""
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 300  # an outer cap: the loop's acks are the event
         while len(acks(out)) < 2 and time.monotonic() < deadline:
             out += serial.read(max(1, serial.in_waiting)).decode(errors="replace")
         assert len(acks(out)) >= 2, "the save loop did not run: %r" % out

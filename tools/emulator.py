@@ -100,7 +100,7 @@ class Microbit:
         self,
         icount: bool | int = False,
         monitor: str | None = None,
-        boot_timeout: float = 20.0,
+        boot_timeout: float = 120.0,  # outer caps: a loaded machine runs QEMU slowly
         timeout: float = 30.0,
     ) -> None:
         """icount: True (shift=6) or a shift value for deterministic ticks_ms().

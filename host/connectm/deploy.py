@@ -189,10 +189,12 @@ def compile_mpy(src: Path) -> bytes:
 
 # The switches of cmsearch (TT, LEAVES, SEED, CLOCK) and cmboard (KEYS): at 0 the
 # compiler drops their code. And drv_microbit's LOGO and SOUND, cmgame's SOUND, for a
-# micro:bit v1 (no touch logo, no speaker); cmhw's MB_TT, the table's bytes, for a v2.
+# micro:bit v1 (no touch logo, no speaker), and main.py's GUARD (the game loop's exception
+# handling: the v1's boot has no room for its code); cmhw's MB_TT, the table's bytes, for
+# a v2.
 NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
-NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND) ?= ?const\(1\)")
+NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD) ?= ?const\(1\)")
 MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
 
 
@@ -389,6 +391,13 @@ print(repr((sys.platform, tuple(sys.implementation.version),
 """
 
 
+def garbled(err: Any) -> bool:
+    """The board's error for a command that arrived with bytes missing: a SyntaxError in
+    <stdin> (deploy's commands are valid Python)."""
+    text = err.decode(errors="replace") if isinstance(err, bytes) else str(err)
+    return "SyntaxError" in text and '"<stdin>"' in text
+
+
 class Device:
     """A board in the raw REPL; every transport failure becomes a DeployError."""
 
@@ -400,10 +409,15 @@ class Device:
     def exec(self, code: str, what: str) -> str:
         from mpremote.transport import TransportError
 
-        try:
-            out, err = self.t.exec_raw(code, timeout=20)
-        except (TransportError, OSError) as e:
-            raise self.lost(what, e) from None
+        for _ in range(3):
+            try:
+                out, err = self.t.exec_raw(code, timeout=20)
+            except (TransportError, OSError) as e:
+                raise self.lost(what, e) from None
+            if not garbled(err):
+                break
+            # (the command lost bytes on the way, a busy board or emulator: it did not
+            # run; sent again)
         if err:
             msg = err.decode(errors="replace").strip().splitlines()
             raise DeployError("%s failed on the board: %s" % (what, msg[-1] if msg else "?"))
@@ -471,8 +485,17 @@ class Device:
         from mpremote.transport import TransportError
 
         try:
-            self.t.fs_writefile(item.name, item.data, chunk_size=chunk,
-                                progress_callback=progress)
+            for tries in (2, 1, 0):
+                try:
+                    self.t.fs_writefile(item.name, item.data, chunk_size=chunk,
+                                        progress_callback=progress)
+                    break
+                except TransportError as e:
+                    # a chunk's command lost bytes on the way (a busy board or emulator):
+                    # close the file it left open and write the file again from the start
+                    if not tries or not garbled(getattr(e, "error_output", b"")):
+                        raise
+                    self.exec("try:\n f.close()\nexcept Exception:\n pass", what)
         except (OSError, TransportError) as e:
             # ENOSPC comes as OSError 28 (converted by mpremote) or as the device's own words.
             if getattr(e, "errno", None) == 28 or \

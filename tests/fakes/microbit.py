@@ -145,6 +145,13 @@ class _Uart:
         out, self.rx = self.rx[:n], self.rx[n:]
         return out
 
+    def readinto(self, buf, n=-1):
+        data = self.read(len(buf) if n < 0 else n)
+        if not data:
+            return None
+        buf[:len(data)] = data
+        return len(data)
+
 
 display = _Display()
 uart = _Uart()
