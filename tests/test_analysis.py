@@ -60,6 +60,22 @@ def test_heatmap_png(tmp_path: Path) -> None:
     assert (tmp_path / "t_draws.png").is_file()
 
 
+def test_levels_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import matplotlib.image
+
+    out = tmp_path / "lv.csv"
+    assert cli.main(["tournament", "--levels", "--sizes", "4x4:3", "--baselines", "random",
+                     "--games", "1", "--jobs", "1", "--quiet", "--out", str(out)]) == 0
+    png = tmp_path / "lv_levels.png"
+    assert "wrote %s" % png in capsys.readouterr().out
+    img = matplotlib.image.imread(png)
+    assert img.shape[0] > 300 and img[..., :3].std() > 0.05  # not blank
+    assert cli.main(["tournament", "--levels", "--sizes", "4x4:3", "--baselines", "random",
+                     "--games", "1", "--jobs", "1", "--quiet", "--out", str(out),
+                     "--no-plots"]) == 0
+    assert "no plots (--no-plots)" in capsys.readouterr().out
+
+
 def test_resume_interrupted_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert tournament(tmp_path) == 0
     out = tmp_path / "t.csv"
