@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 from typing import Any
 
@@ -228,3 +229,19 @@ def test_study_fit() -> None:
     rs = [study.Result("x", "v", d, 3 * 5 ** d, 0, 0.0) for d in range(1, 6)]
     f = study.fit(rs)
     assert f.b == pytest.approx(5.0) and f.a == pytest.approx(3.0)
+
+
+def test_study_reports_speeds_it_explains(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    png = tmp_path / "study.png"
+    assert cli.main(["bench", "--study", "--study-depth", "3", "--study-limit", "0.2",
+                     "--study-png", str(png)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    # One rate per variant and position, and what sets the rates apart, said in words
+    # (the old "play/undo share" was 0% once the engine inlined make/unmake).
+    assert "nodes per second" in out and "engine / minimax" in out
+    assert "share" not in out
+    assert "calls Board.play and Board.undo for every move" in out
+    rates = re.findall(r"│ 5x4 empty\s+│\s+(\d+)\s+│\s+(\d+)\s+│\s+(\d+)\s+│\s+(\d+)\s+│", out)
+    assert rates and all(int(x) > 0 for x in rates[-1])
+    assert png.is_file()
