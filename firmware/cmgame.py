@@ -4,9 +4,10 @@
 #
 # Driver contract (disp: a module or any object):
 #   disp.px(x, y, v)  pixel x (0 = left), y (0 = top) at brightness v 0..9: 9 = the human's
-#                     discs and the cursor, 3 = the computer's discs (dim), 0 = off. A display
-#                     without per-pixel brightness blinks the dim pixels; a colour display
-#                     gives 9 and 3 the two players' colours.
+#                     discs, the cursor and a winning line (blinking, in END), 3 = the
+#                     computer's discs (dim), 0 = off. A display without per-pixel
+#                     brightness blinks the dim pixels; a colour display gives 9 and 3 the
+#                     two players' colours.
 #   disp.show()       push the frame drawn by px() to the LEDs.
 #   disp.text(s)      show a short text, the result ('W 1-0-0': win/loss/draw, then this
 #                     level's wins-losses-draws); may scroll and block a moment, or do nothing.
@@ -130,7 +131,9 @@ def draw():
         for r in range(h):
             i = x * h + r
             c = b.cells[i]
-            d.px(x, h - r, 0 if not c or on and i in line else 9 if c == hp else 3)
+            # the winning line blinks at full brightness: a display without per-pixel
+            # brightness (MAX7219) would blink a dim line out of phase, i.e. never light it
+            d.px(x, h - r, 0 if not c or on and i in line else 9 if c == hp or i in line else 3)
         if st == 0:
             d.px(x, h, 9 * (x <= lv))
     d.show()

@@ -18,7 +18,7 @@ from connectm import cli
 
 def test_play_prints_empty_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play"]) == 0
-    out = capsys.readouterr().out.split()
+    out = capsys.readouterr().out.split("\n\n")[1].split()  # after the legend
     assert len(out) >= 6 and all(set(r) <= set(".") for r in out[:6])
 
 
