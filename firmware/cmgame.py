@@ -10,7 +10,8 @@
 #                     two players' colours.
 #   disp.show()       push the frame drawn by px() to the LEDs.
 #   disp.text(s)      show a short text, the result ('W 1-0-0': win/loss/draw, then this
-#                     level's wins-losses-draws); may scroll and block a moment, or do nothing.
+#                     level's wins-losses-draws), without blocking (or do nothing); text('')
+#                     stops a text still showing (any key in END does).
 # Layout: cursor on row y=0; board row r (0 = bottom) on y = h - r; column c on x = c.
 # In MENU the bottom board row shows the level as a bar of lv+1 pixels. While the computer
 # thinks, the cursor is dim (3).
@@ -24,6 +25,7 @@
 # line (cells col*h+row of the winning line), t (last blink time), sv (None or a function
 # given the save text after every move: cmsave.save).
 # Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
+# and a game's end 'R L 0-1-0' (the result text), a level chosen in MENU 'L 2'.
 # Bad input prints one line starting with 'E ' and changes nothing.
 # Only the small cmlevels: cmmain compiles this module second, into a heap still unbroken.
 from cmlevels import LEVELS
@@ -43,10 +45,13 @@ def new():
 
 def key(k):
     global lv, cur, st, hp
+    if st == 2:
+        d.text('')  # any key ends the result text
     if k == 'l' or k == 'r':
         i = 1 if k == 'r' else -1
         if st == 0:
             lv = min(max(lv + i, 0), len(LEVELS) - 1)
+            print('L', lv + 1)
         if st == 1:
             cur = (cur + i) % b.w
     elif k == 'd' or '1' <= k <= '9':
@@ -100,7 +105,9 @@ def play(c):
     if sv:
         sv('%d %d %s' % (lv, hp, m or '-') + ' %d' * len(sc) % tuple(sc))
     if r:
-        d.text('DWL'[0 if r == 3 else 1 if r == hp else 2] + ' %d-%d-%d' % tuple(sc[3 * lv:][:3]))
+        m = 'DWL'[0 if r == 3 else 1 if r == hp else 2] + ' %d-%d-%d' % tuple(sc[3 * lv:][:3])
+        print('R', m)
+        d.text(m)
 
 
 def win():

@@ -81,7 +81,9 @@ def test_the_computers_winning_line_is_shown(layout: str) -> None:
         assert lit in ([9] * 4, [0] * 4)
         if now == 0:
             assert lit == [9] * 4
-    # (the level's tally counts every game this process played)
+    # the serial line echoes the result (docs/serial.md); the level's tally counts every
+    # game this process played
+    assert re.search(r"^R L 0-\d+-0$", text, re.M)
     assert re.search(r"^text: L 0-(\d+)-0  \(you lost; this level so far: 0 won, \1 lost, "
                      r"0 drawn\)$", text, re.M)
 
@@ -99,3 +101,10 @@ def test_win_shows_text_and_the_line(capsys: pytest.CaptureFixture[str]) -> None
 def test_bad_opponent_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "--opponent", "nobody", "--keys", "q"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_menu_echoes_the_level_on_the_serial_line() -> None:
+    buf = io.StringIO()
+    game = simulator.run_script("rrl", simulator.LAYOUTS["microbit"], out=buf)
+    lines = [ln for ln in buf.getvalue().splitlines() if ln.startswith("L ")]
+    assert lines == ["L 2", "L 3", "L 2"] and game.lv == 1

@@ -93,7 +93,8 @@ class FakeDisplay:
         self.shows += 1
 
     def text(self, s: str) -> None:
-        self.texts.append(s)
+        if s:  # text('') stops a text still showing
+            self.texts.append(s)
 
 
 _ORIG: dict[str, Any] = {}
