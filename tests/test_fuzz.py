@@ -471,7 +471,7 @@ def check_keys(game: Any, capsys: pytest.CaptureFixture[str], w: int, h: int,
             assert "Traceback" not in out
             # Lines end at "\n" only: a bad key is echoed raw, e.g. "E bad key \x85".
             for ln in out.split("\n")[:-1]:
-                assert ln.startswith(("B ", "E ")), repr(ln)
+                assert ln.startswith(("B ", "E ", "L ", "R ")), repr(ln)  # docs/serial.md
             bad = (k not in "lrd123456789 \r\n"
                    or ("1" <= k <= "9" and (st0 != 1 or int(k) > w)) or full)
             if bad:
