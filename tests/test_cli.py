@@ -118,3 +118,24 @@ def test_deploy_dry_run_without_a_board(monkeypatch: pytest.MonkeyPatch,
     for name, spec in deploy.BOARDS.items():
         assert "--board %s:" % name in out and "dry run for %s" % spec.title in out
     assert len(re.findall(r"^  main\.py ", out, re.M)) == len(deploy.BOARDS)
+
+
+def test_solve_file_ctrl_c_reports_what_was_checked(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from connectm import cmd_solve
+
+    real = cmd_solve.solve
+    calls = []
+
+    def solve(*a: object, **kw: object) -> dict:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cmd_solve, "solve", solve)
+    assert cli.main(["solve", "--file", str(DATA / "4x4c3.txt"), "--size", "4x4",
+                     "--connect", "3"]) == 130
+    cap = capsys.readouterr()
+    assert "interrupted at position 3" in cap.err and "Traceback" not in cap.err
+    assert "2 passed, 0 failed" in cap.out and "over 2 positions" in cap.out

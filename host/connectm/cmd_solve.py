@@ -134,11 +134,19 @@ def run(args: argparse.Namespace) -> int:
     passed = failed = nodes = 0
     ms = 0.0
     failures = []
+    interrupted = False
     for i, (moves, expected) in enumerate(cases, 1):
         try:
             out = solve(args.size, args.connect, moves, args.tt, False)
         except ValueError as e:
             raise ValueError("%s position %d: %s" % (args.file, i, e)) from None
+        except KeyboardInterrupt:  # between two solves
+            out = {"score": None}
+        if out["score"] is None:  # Ctrl-C: report the positions checked so far
+            print("interrupted at position %d (%s)" % (i, moves), file=sys.stderr)
+            cases = cases[:i - 1]
+            interrupted = True
+            break
         nodes += out["nodes"]
         ms += out["ms"]
         if out["score"] == expected:
@@ -156,4 +164,4 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("%d passed, %d failed" % (passed, failed))
         print("mean nodes %.1f, mean time %.3f ms over %d positions" % (nodes / n, ms / n, n))
-    return 1 if failed else 0
+    return 130 if interrupted else 1 if failed else 0
