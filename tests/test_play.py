@@ -108,3 +108,39 @@ def test_menu_echoes_the_level_on_the_serial_line() -> None:
     game = simulator.run_script("rrl", simulator.LAYOUTS["microbit"], out=buf)
     lines = [ln for ln in buf.getvalue().splitlines() if ln.startswith("L ")]
     assert lines == ["L 2", "L 3", "L 2"] and game.lv == 1
+
+
+def test_interactive_view_shows_the_legend_and_quits() -> None:
+    # The curses view in a pseudo-terminal: it draws the legend, and q quits (status 0).
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+
+    main, sub = pty.openpty()
+    env = dict(os.environ, TERM="xterm", COLUMNS="100", LINES="30")
+    p = subprocess.Popen([sys.executable, "-m", "connectm.cli", "play", "--board", "neopixel"],
+                         stdin=sub, stdout=sub, stderr=sub, env=env, close_fds=True)
+    os.close(sub)
+    seen = b""
+    try:
+        while b"winning line" not in seen:
+            r, _, _ = select.select([main], [], [], 60)
+            assert r, seen[-500:]
+            seen += os.read(main, 65536)
+        os.write(main, b"q")
+        while p.poll() is None:
+            r, _, _ = select.select([main], [], [], 60)
+            if r:
+                try:
+                    os.read(main, 65536)
+                except OSError:
+                    break
+        assert p.wait(timeout=60) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(main)
+    assert b"X you (red on the device)" in seen and b"O computer (yellow)" in seen
