@@ -12,7 +12,6 @@ its disc when n discs are down scores (W*H + 1 - n) // 2, a loss is the negation
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 
 class Grid:
@@ -27,6 +26,7 @@ class Grid:
                     cells = [(c + k * dc, r + k * dr) for k in range(m)]
                     if all(0 <= x < w and 0 <= y < h for x, y in cells):
                         self.lines.append(tuple(cells))
+        self.memo: dict[tuple[tuple[int, ...], ...], int] = {}  # freed with the Grid
         # the lines through each cell, for the win check after a move
         self.through = {(c, r): [ln for ln in self.lines if (c, r) in ln]
                         for c in range(w) for r in range(h)}
@@ -56,8 +56,13 @@ class Grid:
             raise ValueError("the game is over after %s" % moves)
         return self._value(cells, len(moves))
 
-    @lru_cache(maxsize=None)  # noqa: B019 - one Grid per board size, kept for the run
     def _value(self, cells: tuple[tuple[int, ...], ...], n: int) -> int:
+        # n follows from cells (the discs on them): the memo needs only cells
+        if cells not in self.memo:
+            self.memo[cells] = self._search(cells, n)
+        return self.memo[cells]
+
+    def _search(self, cells: tuple[tuple[int, ...], ...], n: int) -> int:
         size = self.w * self.h
         me = 1 + n % 2
         best = -size
