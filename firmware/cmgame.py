@@ -4,12 +4,14 @@
 #
 # Driver contract (disp: a module or any object):
 #   disp.px(x, y, v)  pixel x (0 = left), y (0 = top) at brightness v 0..9: 9 = the human's
-#                     discs and the cursor, 3 = the computer's discs (dim), 0 = off. A display
-#                     without per-pixel brightness blinks the dim pixels; a colour display
-#                     gives 9 and 3 the two players' colours.
+#                     discs, the cursor and a winning line (blinking, in END), 3 = the
+#                     computer's discs (dim), 0 = off. A display without per-pixel
+#                     brightness blinks the dim pixels; a colour display gives 9 and 3 the
+#                     two players' colours.
 #   disp.show()       push the frame drawn by px() to the LEDs.
 #   disp.text(s)      show a short text, the result ('W 1-0-0': win/loss/draw, then this
-#                     level's wins-losses-draws); may scroll and block a moment, or do nothing.
+#                     level's wins-losses-draws), without blocking (or do nothing); text('')
+#                     stops a text still showing (any key in END does).
 # Layout: cursor on row y=0; board row r (0 = bottom) on y = h - r; column c on x = c.
 # In MENU the bottom board row shows the level as a bar of lv+1 pixels. While the computer
 # thinks, the cursor is dim (3).
@@ -23,6 +25,7 @@
 # line (cells col*h+row of the winning line), t (last blink time), sv (None or a function
 # given the save text after every move: cmsave.save).
 # Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
+# and a game's end 'R L 0-1-0' (the result text), a level chosen in MENU 'L 2'.
 # Bad input prints one line starting with 'E ' and changes nothing; 'E bad key' at most once
 # in each 1024 ms of tick()'s clock.
 # Sounds: a display with beep(k) (drv_microbit on a v2) hears each drop ('d') and the end
@@ -48,10 +51,13 @@ def new():
 
 def key(k):
     global lv, cur, st, hp, q
+    if st == 2:
+        d.text('')  # any key ends the result text
     if k == 'l' or k == 'r':
         i = 1 if k == 'r' else -1
         if st == 0:
             lv = min(max(lv + i, 0), len(LEVELS) // 3 - 1)
+            print('L', lv + 1)
         if st == 1:
             cur = (cur + i) % b.w
     elif k == 'd' or st == 1 and '1' <= k <= '9' and int(k) <= b.w:
@@ -112,7 +118,9 @@ def play(c):
     if sv:
         sv('%d %d %s ' % (lv, hp, m or '-') + '%02x' * len(sc) % tuple(sc))
     if r:
-        d.text('DWL'[0 if r == 3 else 1 if r == hp else 2] + ' %d-%d-%d' % tuple(sc[3 * lv:][:3]))
+        m = 'DWL'[0 if r == 3 else 1 if r == hp else 2] + ' %d-%d-%d' % tuple(sc[3 * lv:][:3])
+        print('R', m)
+        d.text(m)
 
 
 def win():
@@ -143,7 +151,9 @@ def draw():
         for r in range(h):
             i = x * h + r
             c = b.cells[i]
-            d.px(x, h - r, 0 if not c or on and i in line else 9 if c == hp else 3)
+            # the winning line blinks at full brightness: a display without per-pixel
+            # brightness (MAX7219) would blink a dim line out of phase, i.e. never light it
+            d.px(x, h - r, 0 if not c or on and i in line else 9 if c == hp or i in line else 3)
         if st == 0:
             d.px(x, h, 9 * (x <= lv))
     d.show()

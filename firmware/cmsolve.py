@@ -33,6 +33,12 @@ class Solver:
             import cmtt
             self.tt = cmtt.TT(tt_bytes)
         self.nodes = 0
+        # The host's hook: once nodes reaches limit, poll() runs (it may report progress and
+        # raise a limit, or raise to stop the solve; the board then holds the moves of the
+        # search's path). lo, hi: the score's bounds proven so far.
+        self.limit = 0x3fffffff
+        self.poll = None
+        self.lo = self.hi = 0
 
     def solve(self):
         # Exact score of the position for the side to move (the game must not be over).
@@ -40,10 +46,13 @@ class Solver:
         n = b.n
         size = b.size
         if cmthreats.can_win(b):
-            return (size + 1 - n) // 2
+            self.lo = self.hi = (size + 1 - n) // 2
+            return self.lo
         lo = -((size - n) // 2)
         hi = (size + 1 - n) // 2
         while lo < hi:
+            self.lo = lo
+            self.hi = hi
             # Narrow [lo, hi] with null windows, probing near 0 first as Pons does.
             med = lo + (hi - lo) // 2
             if med <= 0 and _half(lo) < med:
@@ -55,6 +64,7 @@ class Solver:
                 hi = r
             else:
                 lo = r
+        self.lo = self.hi = lo
         return lo
 
     def best_move(self, score):
@@ -82,6 +92,8 @@ class Solver:
         # it is known without children, else set up its moves and return PUSHED.
         b = self.b
         self.nodes += 1
+        if self.nodes >= self.limit:
+            self.poll()
         n = b.n
         w = b.w
         size = b.size

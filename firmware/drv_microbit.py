@@ -34,7 +34,13 @@ show = int
 
 
 def text(s):
-    display.scroll(s, 60)  # ms per column; positional: a keyword costs RAM
+    # 60 ms per column, in the background: the game reads keys meanwhile (a key stops it:
+    # cmgame calls text('')). The board's redraws in between last until the next column.
+    # clear() frees the scroll's objects too.
+    if s:
+        display.scroll(s, 60, wait=False)
+    else:
+        display.clear()
 
 
 def key():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,22 @@ def test_heatmap_png(tmp_path: Path) -> None:
     assert img.shape[0] > 300 and img.shape[1] > 300
     assert img[..., :3].std() > 0.05  # not blank
     assert (tmp_path / "t_draws.png").is_file()
+
+
+def test_levels_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import matplotlib.image
+
+    out = tmp_path / "lv.csv"
+    assert cli.main(["tournament", "--levels", "--sizes", "4x4:3", "--baselines", "random",
+                     "--games", "1", "--jobs", "1", "--quiet", "--out", str(out)]) == 0
+    png = tmp_path / "lv_levels.png"
+    assert "wrote %s" % png in capsys.readouterr().out
+    img = matplotlib.image.imread(png)
+    assert img.shape[0] > 300 and img[..., :3].std() > 0.05  # not blank
+    assert cli.main(["tournament", "--levels", "--sizes", "4x4:3", "--baselines", "random",
+                     "--games", "1", "--jobs", "1", "--quiet", "--out", str(out),
+                     "--no-plots"]) == 0
+    assert "no plots (--no-plots)" in capsys.readouterr().out
 
 
 def test_resume_interrupted_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -212,3 +229,19 @@ def test_study_fit() -> None:
     rs = [study.Result("x", "v", d, 3 * 5 ** d, 0, 0.0) for d in range(1, 6)]
     f = study.fit(rs)
     assert f.b == pytest.approx(5.0) and f.a == pytest.approx(3.0)
+
+
+def test_study_reports_speeds_it_explains(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    png = tmp_path / "study.png"
+    assert cli.main(["bench", "--study", "--study-depth", "3", "--study-limit", "0.2",
+                     "--study-png", str(png)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    # One rate per variant and position, and what sets the rates apart, said in words
+    # (the old "play/undo share" was 0% once the engine inlined make/unmake).
+    assert "nodes per second" in out and "engine / minimax" in out
+    assert "share" not in out
+    assert "calls Board.play and Board.undo for every move" in out
+    rates = re.findall(r"│ 5x4 empty\s+│\s+(\d+)\s+│\s+(\d+)\s+│\s+(\d+)\s+│\s+(\d+)\s+│", out)
+    assert rates and all(int(x) > 0 for x in rates[-1])
+    assert png.is_file()

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import json
+import re
+import signal
+import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +18,7 @@ from connectm import cli
 
 def test_play_prints_empty_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play"]) == 0
-    out = capsys.readouterr().out.split()
+    out = capsys.readouterr().out.split("\n\n")[1].split()  # after the legend
     assert len(out) >= 6 and all(set(r) <= set(".") for r in out[:6])
 
 
@@ -38,3 +43,99 @@ def test_value_error_is_one_line(
     monkeypatch.setattr(cli, "build_parser", cli.build_parser.__wrapped__)
     assert cli.main(["boom"]) == 2
     assert capsys.readouterr().err == "connectm: error: bad board size 99x1\n"
+
+
+# ---- connectm solve: --file --json, progress, --max-seconds, Ctrl-C ------------------------
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_solve_file_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["solve", "--file", str(DATA / "5x4c4.txt"), "--size", "5x4",
+                     "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["passed"] == out["positions"] >= 40 and out["failed"] == 0
+    assert out["failures"] == [] and out["mean_nodes"] > 0
+
+
+def test_solve_file_json_reports_a_failure(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "set.txt"
+    f.write_text("# one wrong score\n1121 5\n")  # 4x4 c3: 1121 is not worth 5
+    assert cli.main(["solve", "--file", str(f), "--size", "4x4", "--connect", "3",
+                     "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert (out["passed"], out["failed"]) == (0, 1)
+    assert out["failures"][0]["moves"] == "1121" and out["failures"][0]["got"] != 5
+
+
+def test_solve_max_seconds_gives_proven_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from connectm import cmd_solve
+
+    monkeypatch.setattr(cmd_solve, "FIRST_REPORT", 0.0)  # a progress line at every poll
+    lines: list[str] = []
+    out = cmd_solve.solve("7x6", 4, "", 1 << 16, True, 0.5, lines.append)
+    # The empty 7x6 board is a first-player win (score 1): never proven in half a second.
+    assert out["score"] is None and out["stopped"] == "max-seconds"
+    assert out["lo"] <= 1 <= out["hi"] and out["nodes"] >= cmd_solve.CHECK_NODES
+    assert lines and re.fullmatch(r"solve: \d+ nodes, score in -?\d+\.\.-?\d+, [\d.]+ s",
+                                  lines[0])
+
+
+def test_solve_ctrl_c_prints_bounds_not_a_traceback() -> None:
+    p = subprocess.Popen([sys.executable, "-m", "connectm.cli", "solve", "--moves", "4444"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stderr is not None
+        first = p.stderr.readline()  # the first progress line: the solve is under way
+        assert first.startswith("solve: ") and "score in" in first
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130
+    assert re.fullmatch(r"score in -?\d+\.\.-?\d+ \(stopped: interrupted\)  nodes \d+  "
+                        r"[\d.]+ ms\n", out)
+    assert "Traceback" not in err
+
+
+# ---- connectm deploy --dry-run without a board ----------------------------------------------
+
+def test_deploy_dry_run_without_a_board(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from connectm import deploy
+
+    def no_port(port: str) -> None:
+        raise AssertionError("a dry run opened %s" % port)
+
+    monkeypatch.setattr(deploy, "list_ports", lambda: [])
+    monkeypatch.setattr(deploy, "open_port", no_port)
+    assert cli.main(["deploy", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "no board found" in out
+    for name, spec in deploy.BOARDS.items():
+        assert "--board %s:" % name in out and "dry run for %s" % spec.title in out
+    assert len(re.findall(r"^  main\.py ", out, re.M)) == len(deploy.BOARDS)
+
+
+def test_solve_file_ctrl_c_reports_what_was_checked(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from connectm import cmd_solve
+
+    real = cmd_solve.solve
+    calls = []
+
+    def solve(*a: object, **kw: object) -> dict:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cmd_solve, "solve", solve)
+    assert cli.main(["solve", "--file", str(DATA / "4x4c3.txt"), "--size", "4x4",
+                     "--connect", "3"]) == 130
+    cap = capsys.readouterr()
+    assert "interrupted at position 3" in cap.err and "Traceback" not in cap.err
+    assert "2 passed, 0 failed" in cap.out and "over 2 positions" in cap.out

@@ -189,3 +189,26 @@ print(cmgame.b.w, cmgame.b.h, cmgame.st, cmgame.sv is cmsave.save, key is drv_mi
     out = mpy_wasm.run(code, fakes=True).strip().splitlines()
     assert out[-2] == "[True, True, True, True, False, False]"
     assert out[-1] == "5 4 0 True True"
+
+
+def test_microbit_text_scrolls_in_the_background(microbit_v1) -> None:
+    # The result text must not hold the game (it read no key for ~29 s while a blocking
+    # scroll ran): text() returns at once (the device's own clock), the text scrolls on
+    # the LEDs, and text('') (what cmgame does on any key at the game's end) stops it.
+    code = """import drv_microbit as d
+from microbit import display, sleep
+import utime
+def lit():
+    return sum([display.get_pixel(x, y) for x in range(5) for y in range(5)])
+t = utime.ticks_ms()
+d.text('L 0-1-0')
+t = utime.ticks_diff(utime.ticks_ms(), t)
+sleep(400)
+a = lit()
+d.text('')
+sleep(300)
+print(t, a, lit())
+"""
+    ms, scrolling, after = (int(x) for x in microbit_v1.run(code, files=["drv_microbit"])
+                            .split())
+    assert ms <= 500 and scrolling > 0 and after == 0, (ms, scrolling, after)

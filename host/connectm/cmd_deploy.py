@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from connectm import deploy as D
 from connectm.deploy import BOARD_CHOICES, deploy
 
 
@@ -16,7 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--port", help="serial port (default: the first USB board found)")
     p.add_argument("--dry-run", action="store_true",
-                   help="list the files and sizes that would be copied, write nothing")
+                   help="list the files and sizes that would be copied, write nothing (no "
+                   "board attached: for every board kind, or the --board given)")
     p.add_argument("--board", choices=BOARD_CHOICES, default="auto",
                    help="board type (default: auto-detect; microbit: v1 or v2 as the board "
                    "says, and with --dry-run and no --port both builds)")
@@ -26,5 +28,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.dry_run and args.port is None and args.board == "auto" and not D.list_ports():
+        # Nothing to ask: show what each kind of board would get.
+        print("dry run: no board found (give --port PORT or --board NAME); what each board "
+              "kind would get:")
+        for name in D.BOARDS:
+            print()
+            print("--board %s:" % name)
+            deploy(board=name, dry_run=True)
+        return 0
     deploy(port=args.port, board=args.board, dry_run=args.dry_run, reset=args.reset)
     return 0

@@ -85,8 +85,14 @@ def run(args: argparse.Namespace) -> int:
         print(T.level_report(rows, size_names, baselines))
     elif not args.quiet:
         T.print_summary(rows, size_names, names)
-    if not args.no_plots and not args.levels:
-        prefix = Path(args.plots) if args.plots else out.with_suffix("")
+    prefix = Path(args.plots) if args.plots else out.with_suffix("")
+    if args.no_plots:
+        print("no plots (--no-plots)")
+    elif args.levels:
+        png = T.plot_levels(rows, size_names, baselines,
+                            prefix.with_name(prefix.name + "_levels.png"))
+        print("wrote %s" % png if png else "no plot: no level played a baseline")
+    else:
         for path in T.plot_heatmaps(rows, size_names, names, prefix, label):
             print("wrote", path)
     print("%d games in %s" % (len(rows), out))

@@ -2,10 +2,13 @@
 fake LED matrix and keys for the buttons.
 
 The display implements cmgame's driver contract (``px(x, y, v)``, ``show()``, ``text(s)``)
-and keeps the frame as the LEDs would show it.  A frame is text, one character per LED,
-brightness 0..9 as ``RAMP`` (``.`` off, ``o`` the computer's dim discs, ``#`` full); in a
-scripted run (:func:`run_script`) an LED that blinks is ``*``.  The MAX7219 display has no
-per-pixel brightness, so there every dim pixel blinks, as on the device.
+and keeps the frame as the LEDs would show it.  The views print a frame as text, one glyph
+per LED, read from its brightness in both blink phases (cmgame: 9 the human, 3 the computer,
+a winning line blinks): ``X`` your discs, ``O`` the computer's, ``#`` the winning line at game
+over, ``v`` the cursor, ``o`` the cursor while the computer thinks, ``=`` the level bar,
+``.`` off (:data:`GLYPHS`; the legend says how each board shows them: brightness on the
+micro:bit, blinking on the MAX7219, colours on the NeoPixel).  The curses view also colours
+them.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from typing import Any, Callable, TextIO
 
 from connectm import fw
 
-RAMP = ".,-o+=:x%#"  # brightness 0..9
-BLINK = "*"
+# glyph per meaning (see the module's doc); every frame line is made of these
+GLYPHS = {"off": ".", "you": "X", "cpu": "O", "line": "#", "cursor": "v", "think": "o",
+          "level": "="}
 
 
 @dataclass(frozen=True)
@@ -32,12 +36,38 @@ class Layout:
     cols: int  # game board
     rows: int
     mono: bool  # no per-pixel brightness: dim pixels blink
+    you: str  # how the device shows the human's discs, and the computer's
+    cpu: str
 
 
 LAYOUTS = {
-    "microbit": Layout("microbit", "micro:bit 5x5 LEDs", 5, 5, 5, 4, False),
-    "max7219": Layout("max7219", "MAX7219 8x8 LEDs", 8, 8, 7, 6, True),
+    "microbit": Layout("microbit", "micro:bit 5x5 LEDs", 5, 5, 5, 4, False, "bright",
+                       "dim"),
+    "max7219": Layout("max7219", "MAX7219 8x8 LEDs", 8, 8, 7, 6, True, "lit", "blinking"),
+    "neopixel": Layout("neopixel", "NeoPixel 8x8 LEDs", 8, 8, 7, 6, False, "red", "yellow"),
 }
+
+
+def legend(layout: Layout) -> list[str]:
+    """What the glyphs and the result text mean (printed with the frames)."""
+    g = GLYPHS
+    return [
+        "legend: %s you (%s on the device)  %s computer (%s)  %s winning line" % (
+            g["you"], layout.you, g["cpu"], layout.cpu, g["line"]),
+        "        %s cursor  %s computer thinking  %s level bar (menu)" % (
+            g["cursor"], g["think"], g["level"]),
+        "result text 'L 0-1-0': W you won, L lost, D draw; this level's wins-losses-draws",
+    ]
+
+
+def explain(text: str) -> str:
+    """The device's result text ('W 1-0-0') in words; other texts as they are."""
+    parts = text.split()
+    if len(parts) == 2 and parts[0] in ("W", "L", "D") and parts[1].count("-") == 2:
+        w, lo, d = parts[1].split("-")
+        return "%s  (%s; this level so far: %s won, %s lost, %s drawn)" % (
+            text, {"W": "you won", "L": "you lost", "D": "a draw"}[parts[0]], w, lo, d)
+    return text
 
 
 class FakeDisplay:
@@ -63,13 +93,8 @@ class FakeDisplay:
         self.shows += 1
 
     def text(self, s: str) -> None:
-        self.texts.append(s)
-
-    def led(self, v: int, phase: int) -> int:
-        """What an LED set to v shows in blink phase 0/1 (mono: dim pixels blink)."""
-        if self.mono and 0 < v < 9:
-            return 9 if phase else 0
-        return v
+        if s:  # text('') stops a text still showing
+            self.texts.append(s)
 
 
 _ORIG: dict[str, Any] = {}
@@ -128,22 +153,38 @@ def status(game: Any) -> str:
     if game.st == 0:
         return "menu: level %d (left/right), drop to start" % (game.lv + 1)
     if game.st == 1:
-        return "play: level %d, you move %s (#), column %d" % (
-            game.lv + 1, "first" if game.hp == 1 else "second", game.cur + 1)
+        return "play: level %d, you (%s) move %s, column %d" % (
+            game.lv + 1, GLYPHS["you"], "first" if game.hp == 1 else "second", game.cur + 1)
     r = b.over()
-    return "game over: %s" % ("draw" if r == 3 else "you win" if r == game.hp else "you lose")
+    return "game over: %s" % ("draw" if r == 3 else "you win (%s)" % GLYPHS["line"]
+                              if r == game.hp else "you lose (%s)" % GLYPHS["line"])
+
+
+def glyph(a: int, b: int, y: int, h: int, menu: bool) -> str:
+    """The glyph of an LED at row y (0: the cursor row, 1..h: the board) that shows a and b
+    (brightness) in the two blink phases."""
+    if not a and not b:
+        return GLYPHS["off"]
+    if y == 0:
+        return GLYPHS["think"] if a == b == 3 else GLYPHS["cursor"]
+    if y > h:
+        return "?"  # cmgame never lights these
+    if menu and y == h:
+        return GLYPHS["level"]
+    if a != b:
+        return GLYPHS["line"]  # only the winning line blinks
+    return GLYPHS["you"] if a == 9 else GLYPHS["cpu"]
 
 
 def render(game: Any, disp: FakeDisplay) -> list[str]:
-    """The frame as text, both blink phases merged: a blinking LED is BLINK."""
+    """The frame as text (GLYPHS), read from the LEDs in both blink phases."""
     phases = []
     for now in (0, 256):
         game.tick(now)
-        phases.append([[disp.led(v, now >> 8) for v in row] for row in disp.frame])
-    out = []
-    for ra, rb in zip(*phases):
-        out.append("".join(RAMP[a] if a == b else BLINK for a, b in zip(ra, rb)))
-    return out
+        phases.append([row[:] for row in disp.frame])
+    h = game.b.h
+    return ["".join(glyph(a, b, y, h, game.st == 0) for a, b in zip(ra, rb))
+            for y, (ra, rb) in enumerate(zip(*phases))]
 
 
 KEYMAP = {"a": "l", "l": "l", "d": "d", "r": "r", " ": "d", "\n": "d", "\r": "d"}
@@ -160,10 +201,12 @@ def run_script(keys: str, layout: Layout, level: int = 1, opponent: str = "engin
         out.write("\n".join(render(game, disp)) + "\n")
         out.write("[%s] %s\n" % (title, status(game)))
         for t in disp.texts:
-            out.write("text: %s\n" % t)
+            out.write("text: %s\n" % explain(t))
         disp.texts.clear()
         out.write("\n")
 
+    out.write("connectm play: %s, %dx%d board\n" % (layout.title, layout.cols, layout.rows))
+    out.write("\n".join(legend(layout)) + "\n\n")
     frame("start")
     for k in keys:
         if k in " \t\r\n":
@@ -199,40 +242,37 @@ def run_curses(layout: Layout, level: int = 1, opponent: str = "engine") -> int:
         curses.curs_set(0)
         scr.nodelay(True)
         scr.keypad(True)
-        pairs: list[int] = []
+        attrs: dict[str, int] = {}
         if curses.has_colors():
             curses.start_color()
             with contextlib.suppress(curses.error):
                 curses.use_default_colors()
-            reds = [240, 52, 52, 88, 88, 124, 124, 160, 196, 196]
-            if curses.COLORS < 256:
-                reds = [curses.COLOR_WHITE] + [curses.COLOR_RED] * 9
-            for v, c in enumerate(reds):
-                curses.init_pair(v + 1, c, -1)
-                pairs.append(curses.color_pair(v + 1) | (curses.A_BOLD if v >= 7 else 0))
+            you, cpu = curses.COLOR_RED, curses.COLOR_YELLOW
+            for i, (name, colour, extra) in enumerate((
+                    ("you", you, curses.A_BOLD), ("cpu", cpu, curses.A_BOLD),
+                    ("line", curses.COLOR_GREEN, curses.A_BOLD | curses.A_REVERSE),
+                    ("cursor", you, curses.A_BOLD), ("think", cpu, 0),
+                    ("level", curses.COLOR_CYAN, curses.A_BOLD)), 1):
+                curses.init_pair(i, colour, -1)
+                attrs[GLYPHS[name]] = curses.color_pair(i) | extra
         keys: dict[int, str] = {curses.KEY_LEFT: "l", curses.KEY_RIGHT: "r",
                                 curses.KEY_DOWN: "d", curses.KEY_ENTER: "d"}
-        t0 = time.monotonic()
         while True:
-            now = int((time.monotonic() - t0) * 1000)
-            game.tick(now)
-            phase = (now >> 8) & 1
             scr.erase()
             scr.addstr(0, 0, "connectm play - %s (%dx%d board)" % (
                 layout.title, layout.cols, layout.rows))
-            for y, row in enumerate(disp.frame):
-                for x, v in enumerate(row):
-                    lv = disp.led(v, phase)
-                    ch = RAMP[lv] if lv else "."
-                    attr = pairs[lv] if pairs else 0
-                    scr.addstr(2 + y, 2 + 2 * x, ch, attr)
+            for y, row in enumerate(render(game, disp)):
+                for x, ch in enumerate(row):
+                    scr.addstr(2 + y, 2 + 2 * x, ch, attrs.get(ch, 0))
             y = 3 + layout.height
             scr.addstr(y, 0, status(game)[: curses.COLS - 1])
             if disp.texts:
-                scr.addstr(y + 1, 0, ("device shows: " + disp.texts[-1])[: curses.COLS - 1])
+                scr.addstr(y + 1, 0, ("device shows: " + explain(disp.texts[-1]))[
+                    : curses.COLS - 1])
             if serial:
                 scr.addstr(y + 2, 0, ("serial: " + serial[-1])[: curses.COLS - 1])
-            scr.addstr(y + 4, 0, HELP[: curses.COLS - 1])
+            for i, line in enumerate(legend(layout) + [HELP]):
+                scr.addstr(y + 4 + i, 0, line[: curses.COLS - 1])
             scr.refresh()
             c = scr.getch()
             if c == -1:

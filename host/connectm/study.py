@@ -9,17 +9,15 @@ depths 1..N of four searches with the engine's leaf evaluation:
     engine       cmsearch.Search: iterative deepening 1..d + TT + best move first
 
 and fit nodes = a * b**depth (least squares on log nodes) for the effective branching
-factor b.  Also nodes per second of the engine and the shares of its time spent in make/unmake
-(Board.play and Board.undo, with their window updates) and in the search loop itself
-(Search.go, which scores the last ply's moves inline from the window gains).
+factor b.  Also each variant's nodes per second (CPython): the three host variants call
+Board.play/undo for every move, the engine makes and unmakes moves inline in one loop and
+scores the last ply from its parent, so the rates show what that inlining buys per node.
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
 import math
-import pstats
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,19 +124,27 @@ def positions(testset: Path | None, n_testset: int = 2) -> list[Position]:
         return out
     for line in testset.read_text().splitlines():
         parts = line.split()
-        if not parts:
+        if not parts or parts[0].startswith("#"):
             continue
         if len(out) - 2 >= n_testset:
             break
         k = len(out) - 1
         print("study: position %s#%d = %s (%d plies, exact score %s)"
               % (testset.name, k, parts[0], len(parts[0]), parts[1] if len(parts) > 1 else "?"))
-        out.append(Position("7x6 %s#%d" % (testset.name[5:], k), 7, 6, 4, parts[0]))
+        out.append(Position("7x6 %s#%d" % (testset.stem.replace("Test_", ""), k), 7, 6, 4,
+                            parts[0]))
     return out
 
 
 def default_testset() -> Path:
-    return fw.firmware_dir().parent.parent / "shared" / "testsets" / TESTSET
+    """Pons' middle-game set beside the project ($CONNECTM_TESTSETS or ../shared/testsets),
+    else the late 7x6 positions that ship in tests/data/."""
+    import os
+
+    root = fw.firmware_dir().parent
+    env = os.environ.get("CONNECTM_TESTSETS")
+    path = (Path(env) if env else root.parent / "shared" / "testsets") / TESTSET
+    return path if path.is_file() else root / "tests" / "data" / "7x6c4_late.txt"
 
 
 def measure(pos: Position, variants: list[str], max_depth: int, limit_s: float,
@@ -177,31 +183,15 @@ def fit(results: list[Result], min_depth: int = 2) -> Fit:
     return Fit(math.exp(my - slope * mx), math.exp(slope), n)
 
 
-def profile_engine(pos: Position, depth: int) -> dict[str, float]:
-    """Engine nodes/s (plain run) and the evaluation's share of the time (cProfile run)."""
-    b = pos.board()
-    s = cmsearch.Search(b, TT_BYTES)
-    t0 = time.perf_counter()
-    s.go(depth)
-    dt = time.perf_counter() - t0
-    nodes = int(s.nodes)
-    prof = cProfile.Profile()
-    s = cmsearch.Search(b, TT_BYTES)
-    prof.enable()
-    s.go(depth)
-    prof.disable()
-    st: Any = pstats.Stats(prof)
-    total = 0.0
-    make = loop = 0.0
-    for (fname, _line, func), (_cc, _nc, tt, _ct, _callers) in st.stats.items():
-        total += tt
-        if fname.endswith("cmboard.py") and func in ("play", "undo"):
-            make += tt
-        if fname.endswith("cmsearch.py") and func == "go":
-            loop = tt
-    return {"nodes": nodes, "seconds": dt, "nps": nodes / dt if dt else float("nan"),
-            "make_share": make / total if total else float("nan"),
-            "loop_share": loop / total if total else float("nan")}
+def speeds(results: list[Result], position: str) -> dict[str, float]:
+    """variant -> nodes per second over every depth it searched from the position (nan
+    when it searched none)."""
+    out = {}
+    for v in VARIANTS:
+        rs = [r for r in results if r.position == position and r.variant == v]
+        secs = sum(r.seconds for r in rs)
+        out[v] = sum(r.nodes for r in rs) / secs if secs else float("nan")
+    return out
 
 
 def plot(results: list[Result], fits: dict[tuple[str, str], Fit], path: Path) -> None:
@@ -249,7 +239,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "%(default)s)")
     g.add_argument("--study-testset", default=None,
                    help="test set for the mid-game positions (default ../shared/testsets/"
-                   + TESTSET + ")")
+                   + TESTSET + ", else tests/data/7x6c4_late.txt)")
     g.add_argument("--study-png", default="study.png", help="plot (default %(default)s)")
 
 
@@ -286,19 +276,21 @@ def run(args: argparse.Namespace) -> int:
     con = Console()
     con.print(table)
     con.print(btab)
-    ptab = Table(title="Engine speed (CPython) and the evaluation's share of the time")
-    for c in ("position", "depth", "nodes", "nodes/s", "play/undo share", "go share"):
-        ptab.add_column(c, justify="right" if c != "position" else "left")
+    ptab = Table(title="Speed (CPython): nodes per second over the depths each variant "
+                 "searched")
+    ptab.add_column("position")
+    for v in VARIANTS:
+        ptab.add_column(v, justify="right")
+    ptab.add_column("engine / minimax", justify="right")
     for pos in pos_list:
-        ds = [r.depth for r in results if r.position == pos.name and r.variant == "engine"]
-        d = max(ds) if ds else 1
-        pr = profile_engine(pos, d)
-        ptab.add_row(pos.name, str(d), "%d" % pr["nodes"], "%.0f" % pr["nps"],
-                     "%.0f%%" % (100 * pr["make_share"]), "%.0f%%" % (100 * pr["loop_share"]))
+        sp = speeds(results, pos.name)
+        ptab.add_row(pos.name, *["%.0f" % sp[v] for v in VARIANTS],
+                     "%.1fx" % (sp["engine"] / sp["minimax"]) if sp["minimax"] else "-")
     con.print(ptab)
-    con.print("play/undo share: time inside Board.play and Board.undo (make/unmake with their "
-              "window updates); go share: the search loop, last-ply scoring included; "
-              "shares of a cProfile run, which inflates call overhead.")
+    con.print("minimax, ab-left and ab-centre are recursive host code that calls Board.play "
+              "and Board.undo for every move; the engine (cmsearch) makes and unmakes moves "
+              "inline and scores the last ply from its parent without playing it. Its extra "
+              "work per node (transposition table, move ordering) is in its rate too.")
     plot(results, fits, Path(args.study_png))
     print("wrote", args.study_png)
     return 0

@@ -403,9 +403,10 @@ def plot_heatmaps(rows: list[dict[str, Any]], sizes: list[str], names: list[str]
     return paths
 
 
-def level_report(rows: list[dict[str, Any]], sizes: list[str], baselines: list[str]) -> str:
-    """Per level, size and baseline: W/D/L share of the level (both colours) and its mean
-    ms per move.  Plain text, one line each (also for the cmlevels.py comment)."""
+def level_stats(rows: list[dict[str, Any]],
+                baselines: list[str]) -> dict[tuple[str, str, str], list[float]]:
+    """(size, level, baseline) -> [wins, draws, losses, seconds, moves] of the level, both
+    colours."""
     acc: dict[tuple[str, str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0, 0])
     for r in rows:
         for side, other, sec, mv in (("side1", "side2", "seconds1", "moves1"),
@@ -418,6 +419,13 @@ def level_report(rows: list[dict[str, Any]], sizes: list[str], baselines: list[s
             a[0 if res == me else 1 if res == 3 else 2] += 1
             a[3] += float(r[sec])
             a[4] += int(r[mv])
+    return acc
+
+
+def level_report(rows: list[dict[str, Any]], sizes: list[str], baselines: list[str]) -> str:
+    """Per level, size and baseline: W/D/L share of the level (both colours) and its mean
+    ms per move.  Plain text, one line each (also for the cmlevels.py comment)."""
+    acc = level_stats(rows, baselines)
     lines = ["%-7s %-8s %-8s %5s %5s %5s %5s %9s" % ("size", "level", "vs", "games", "W%",
                                                      "D%", "L%", "ms/move")]
     levels = sorted({k[1] for k in acc}, key=lambda s: int(s.split(":")[1]))
@@ -432,6 +440,45 @@ def level_report(rows: list[dict[str, Any]], sizes: list[str], baselines: list[s
                     size, lv, base, g, 100 * a[0] / g, 100 * a[1] / g, 100 * a[2] / g,
                     1000 * a[3] / max(a[4], 1)))
     return "\n".join(lines)
+
+
+def plot_levels(rows: list[dict[str, Any]], sizes: list[str], baselines: list[str],
+                path: Path) -> Path | None:
+    """One panel per board size: each level's score share (wins + draws/2, both colours)
+    against each baseline.  None when no level played."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    acc = level_stats(rows, baselines)
+    levels = sorted({k[1] for k in acc}, key=lambda s: int(s.split(":")[1]))
+    shown = [s for s in sizes if any(k[0] == s for k in acc)]
+    if not levels or not shown:
+        return None
+    fig, axes = plt.subplots(1, len(shown), figsize=(1.5 + 4.5 * len(shown), 4),
+                             squeeze=False)
+    xs = [int(lv.split(":")[1]) for lv in levels]
+    for ax, size in zip(axes[0], shown):
+        for base in baselines:
+            pts = [(x, acc[(size, lv, base)]) for x, lv in zip(xs, levels)
+                   if (size, lv, base) in acc]
+            if pts:
+                ax.plot([x for x, _ in pts],
+                        [(a[0] + a[1] / 2) / (a[0] + a[1] + a[2]) for _, a in pts], "o-",
+                        label="vs " + base)
+        w, h, m = size.replace(":", "x").split("x")
+        ax.set_title("%sx%s connect %s" % (w, h, m), fontsize=10)
+        ax.set_xlabel("level")
+        ax.set_xticks(xs)
+        ax.set_ylabel("level's score share (win 1, draw 1/2)")
+        ax.set_ylim(-0.05, 1.05)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("Levels against the baselines (%d games)" % len(rows))
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
 
 
 def default_jobs() -> int:

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Play the game on an emulated BBC micro:bit v1 over its serial line.
+
+    .venv/bin/python tools/microbit_game.py              # type keys, Enter sends them
+    .venv/bin/python tools/microbit_game.py --keys d3    # scripted: send, print, stop
+
+Boots QEMU's micro:bit (tools/emulator.py; needs `make apt`), copies the game to it with
+`connectm deploy` (the build a real micro:bit gets), then sends keys as the serial control
+line takes them (docs/serial.md: l, r, d, 1-5; the buttons A, B, A+B do the same on a real
+board) and prints what the game answers, with the board drawn after each move (X you,
+O the computer). After each key it sends `?` and waits for the `M` answer: the game has
+then handled the key, the computer's reply included. QEMU stops when this program does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from emulator import Microbit, missing  # noqa: E402
+
+from connectm import deploy  # noqa: E402
+
+B_LINE = re.compile(r"B (\d)x(\d) lv=\d+ you=(\d) moves=(\d*) turn=\d over=\d")
+
+
+def board(line: str) -> list[str]:
+    """The board of a B line, top row first: X the human's discs, O the computer's."""
+    m = B_LINE.match(line)
+    if not m:
+        return []
+    w, h, you, moves = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+    cols: list[list[str]] = [[] for _ in range(w)]
+    for i, c in enumerate(moves):
+        cols[int(c) - 1].append("X" if i % 2 + 1 == you else "O")
+    return ["  " + "".join(col[r] if r < len(col) else "." for col in cols)
+            for r in range(h - 1, -1, -1)]
+
+
+class Line:
+    """The serial control line: write keys, read the game's lines."""
+
+    def __init__(self, port: str) -> None:
+        self.t = deploy.open_port(port)
+        self.s = self.t.serial
+        self.buf = b""
+
+    def lines_until_memory(self, timeout: float) -> list[str]:
+        """Lines read until the game's `M <bytes>` answer (not included)."""
+        out: list[str] = []
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.buf += self.s.read(self.s.in_waiting or 1)
+            while b"\n" in self.buf:
+                raw, self.buf = self.buf.split(b"\n", 1)
+                text = raw.decode(errors="replace").strip().lstrip("\x00")
+                if re.fullmatch(r"M \d+", text):
+                    return out
+                if text:
+                    out.append(text)
+        raise TimeoutError("the game did not answer within %.0f s" % timeout)
+
+    def send(self, keys: str, timeout: float = 120) -> list[str]:
+        out: list[str] = []
+        for k in keys:
+            self.s.write((k + "?").encode())
+            out += self.lines_until_memory(timeout)
+        return out
+
+    def close(self) -> None:
+        self.t.close()
+
+
+def show(lines: list[str]) -> None:
+    for ln in lines:
+        print(ln)
+        for row in board(ln):
+            print(row)
+    sys.stdout.flush()
+
+
+def wait_boot(line: Line, timeout: float = 120) -> None:
+    end = time.monotonic() + timeout
+    while True:
+        line.s.write(b"?")
+        try:
+            line.lines_until_memory(2)
+            return
+        except TimeoutError:
+            if time.monotonic() > end:
+                raise TimeoutError("the game did not start within %.0f s" % timeout) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--keys", help="send these keys (e.g. d3: start, drop in column 3), "
+                   "print the answers and stop")
+    a = p.parse_args(argv)
+    why = missing()
+    if why:
+        print("microbit_game: %s (make apt installs it)" % why, file=sys.stderr)
+        return 2
+    with Microbit() as mb:
+        mb.transport.close()  # deploy opens the port itself
+        mb.transport = None
+        assert mb.pts is not None
+        print("emulated micro:bit v1 on %s" % mb.pts)
+        deploy.deploy(port=mb.pts, board="microbit")
+        line = Line(mb.pts)
+        try:
+            wait_boot(line)
+            print("the game runs: l/r level, d start or drop, 1-5 drop in that column")
+            if a.keys is not None:
+                show(line.send(a.keys))
+                return 0
+            while True:
+                try:
+                    keys = input("keys (Enter sends, q quits)> ")
+                except EOFError:
+                    return 0
+                if "q" in keys:
+                    return 0
+                show(line.send(keys.replace(" ", "")))
+        except KeyboardInterrupt:
+            return 130
+        finally:
+            line.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
