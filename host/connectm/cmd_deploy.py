@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
         for name in D.BOARDS:
             print()
             print("--board %s:" % name)
-            deploy(board=name, dry_run=True)
+            # (--board microbit alone lists the v1's build and the v2's, which comes next)
+            deploy(board="microbit-v1" if name == "microbit" else name, dry_run=True)
         return 0
     deploy(port=args.port, board=args.board, dry_run=args.dry_run, reset=args.reset)
     return 0
