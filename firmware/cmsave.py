@@ -22,7 +22,8 @@ def save(s):
 def book(b):
     # The opening book's column for the position on board b, or 255 (not in the book, or
     # no book). The book (connectm book) is read from flash, never held in RAM: a line a
-    # position, KEY << 3 | COLUMN in hex, KEY the cells as one little-endian number mod a
+    # position, KEY << 3 | COLUMN in base 36 (the
+    # shortest int() reads), KEY the cells as one little-endian number mod a
     # prime below 2**27 (the book's builder checks that no other position the level meets
     # has a book position's KEY). No new strings here: a micro:bit keeps each in RAM.
     c = 255
@@ -31,8 +32,8 @@ def book(b):
         f = open(BOOK)
         x = f.readline()  # a micro:bit's files are not iterable
         while x:
-            if int(x, 16) >> 3 == k:
-                c = int(x, 16) & 7
+            if int(x, 36) >> 3 == k:
+                c = int(x, 36) & 7
             x = f.readline()
         f.close()
     except OSError:

@@ -85,8 +85,9 @@ def test_key_is_the_firmwares() -> None:
 
 
 def test_decode_rejects_what_is_not_a_book() -> None:
-    assert book.decode(b"18\n2a\n") == {3: 0, 5: 2}
-    for bad in (b"2a\n18\n", b"18\n18\n", b"x1\n", b"-8\n", b"123456789\n"):
+    assert book.decode(b"o\n16\n") == {3: 0, 5: 2}  # 24 = 3 << 3, 42 = 5 << 3 | 2
+    assert book.base36(42) == "16" and book.base36(0) == "0"
+    for bad in (b"16\no\n", b"o\no\n", b"X1\n", b"-8\n", b"1234567\n"):
         with pytest.raises(book.BookError, match="book line"):
             book.decode(bad)
 

@@ -64,6 +64,9 @@ def test_fuzz_serial_bytes_microbit_v1(emu: Any, pts: str, seed: int, extended: 
             free.append(io.free())
             if any(B_LINE.match(ln) for ln in io.lines[after:]):
                 break
+        # a key ends a result text still scrolling in the background (it holds its objects
+        # until then), so the last reading compares like with like
+        io.s.write(b"l")
         free.append(io.free())
     finally:
         io.close()

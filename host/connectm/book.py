@@ -45,8 +45,18 @@ def key(b: Any) -> int:
 
 
 def encode(entries: dict[int, int]) -> bytes:
-    """The book file: a line a position, KEY << 3 | COLUMN in hex, sorted."""
-    return "".join("%x\n" % (k << 3 | c) for k, c in sorted(entries.items())).encode()
+    """The book file: a line a position, KEY << 3 | COLUMN in base 36, sorted."""
+    return "".join(base36(k << 3 | c) + "\n" for k, c in sorted(entries.items())).encode()
+
+
+def base36(n: int) -> str:
+    """n in base 36 (digits 0-9a-z), as int(text, 36) reads it on every MicroPython."""
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = "0123456789abcdefghijklmnopqrstuvwxyz"[d] + out
+        if not n:
+            return out
 
 
 def decode(data: bytes) -> dict[int, int]:
@@ -54,7 +64,7 @@ def decode(data: bytes) -> dict[int, int]:
     out: dict[int, int] = {}
     last = -1
     for i, line in enumerate(data.decode("ascii", "replace").splitlines(), 1):
-        v = int(line, 16) if re.fullmatch("[0-9a-f]{1,8}", line) else -1
+        v = int(line, 36) if re.fullmatch("[0-9a-z]{1,6}", line) else -1
         if v >> 3 <= last:
             raise BookError("book line %d: %r is not a key above the last" % (i, line))
         last = v >> 3
