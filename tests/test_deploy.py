@@ -372,6 +372,11 @@ def test_top_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool,
     host = book.Player(5, 4, 4, top - 1)
     games = 6 if extended else 2
     rng = random.Random(17)
+    t = connect(pts)  # no saved game: the boot starts at the menu
+    try:
+        t.exec_raw("import os\nfor f in os.listdir():\n if f.endswith('.sav'):os.remove(f)")
+    finally:
+        t.close()
     assert cli.main(["deploy", "--port", pts]) == 0
     io = Serial(pts)
     try:

@@ -127,6 +127,7 @@ class Exact:
     memo: dict[bytes, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        fw.load()  # the firmware first on sys.path: cmsolve imports cmtt when it is asked
         self.solver = cmsolve.Solver(self.board, SOLVER_TT)
 
     def scores(self) -> dict[int, int]:
