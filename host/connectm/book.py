@@ -26,7 +26,6 @@ import cmsearch  # noqa: E402
 import cmsolve  # noqa: E402
 
 KEY_MOD = 134217689  # the largest prime below 2**27: KEY << 3 | COLUMN is a small int
-NONE = 255
 SOLVER_TT = 1 << 22
 
 

@@ -21,11 +21,6 @@ def count() -> int:
     return len(cmlevels.LEVELS) // 3
 
 
-def name(i: int) -> str:
-    """The name of level i (0-based)."""
-    return NAMES[i] if i < len(NAMES) else "level %d" % (i + 1)
-
-
 def index(text: str) -> int:
     """A --level value (1-based, a name, or ``top``) as a 0-based level."""
     t = text.strip().lower()
