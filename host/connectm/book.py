@@ -5,7 +5,7 @@ else its search's. The book is built by walking every line a human can play agai
 very function: where the search's column would drop the position's exact score (cmsolve,
 the test sets' convention), the book gets a column that keeps it (centre-out, the first).
 The walk repeats until it adds nothing (a check that the book settled); the
-device reads the file line by line from flash (see cmgame.cpu).
+device reads the file line by line from flash (see cmsave.book).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def book_path(w: int, h: int, m: int) -> Path:
 
 
 def key(b: Any) -> int:
-    """The position's book key, as cmgame.cpu computes it."""
+    """The position's book key, as cmsave.book computes it."""
     return int.from_bytes(bytes(b.cells), "little") % KEY_MOD
 
 

@@ -27,7 +27,6 @@ fw.load()
 import cmboard  # noqa: E402
 import cmmoves  # noqa: E402
 import cmsearch  # noqa: E402
-import cmsolve  # noqa: E402
 
 Board = Any  # cmboard.Board (firmware: untyped)
 TT_BYTES = 1 << 16
@@ -198,22 +197,16 @@ class Perfect:
 
     name = "perfect"
 
-    def __init__(self, seed: int = 0, tt_bytes: int = 1 << 20) -> None:
-        self.seed, self.tt_bytes = seed, tt_bytes
-        self.solver: Any = None
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.exact: Any = None
 
     def choose(self, board: Board) -> int:
-        if self.solver is None or self.solver.b is not board:
-            self.solver = cmsolve.Solver(board, self.tt_bytes)
-        me = 1 + (board.n & 1)
-        scores = {}
-        for c in legal(board):
-            if wins_now(board, c, me):
-                scores[c] = board.size  # above any score
-                continue
-            board.play(c)
-            scores[c] = 0 if board.n == board.size else -self.solver.solve()
-            board.undo()
+        from connectm import book
+
+        if self.exact is None or self.exact.board is not board:
+            self.exact = book.Exact(board)  # each move's exact score, memoised per game
+        scores = self.exact.scores()
         best = max(scores.values())
         return _rng(self.seed, board, "perfect").choice(
             [c for c in board.order if scores.get(c) == best])
