@@ -241,10 +241,12 @@ class MpyUnix:
         )
         out = p.stdout.decode(errors="replace")
         err = p.stderr.decode(errors="replace")
-        if p.returncode == 1 and "Traceback" in err:
-            raise RunError(self.name, err, out)
+        # (this build prints the traceback on stdout, after the output)
+        tb = out.find("Traceback (most recent call last)")
+        if p.returncode == 1 and tb >= 0:
+            raise RunError(self.name, out[tb:] + err, out[:tb])
         if p.returncode != 0:
-            raise RuntimeError("micropython failed (%d): %s" % (p.returncode, err))
+            raise RuntimeError("micropython failed (%d): %s%s" % (p.returncode, out, err))
         return out
 
     def close(self) -> None:
