@@ -37,7 +37,7 @@ def test_the_port_gets_compiled_modules(build: tuple[deploy.Plan, Path]) -> None
     names = {i.name for i in plan.items}
     assert {"cmsearch.mpy", "cmboard.mpy", "cmgame.mpy", "main.py", "cmmain.py"} <= names
     assert not {"cmsearch.py", "cmgame.py"} & names
-    assert plan.notes == ["compiling with mpy-cross-v6.3 (.mpy v6.3, native code for x64)"]
+    assert plan.notes == ["compiling with mpy-cross-v6.3 (.mpy v6.3, native emitter x64)"]
     search = next(i for i in plan.items if i.name == "cmsearch.mpy")
     assert search.data[:3] == bytes([77, 6, 3 | 2 << 2])  # v6.3, x64's native code
     assert search.note.startswith("native code")

@@ -86,7 +86,7 @@ def test_mpy_board_keeps_the_boot_as_source() -> None:
     # the format's header: 'M', v6, no native code (armv6m's emitter cannot compile the
     # search's loop: its branches do not reach), which the notes say
     assert mpy["cmgame.mpy"][:3] == mpy["cmsearch.mpy"][:3] == b"M\x06\x00"
-    assert p.notes == ["compiling with mpy-cross-v6.2 (.mpy v6.2, native code for armv6m)",
+    assert p.notes == ["compiling with mpy-cross-v6.2 (.mpy v6.2, native emitter armv6m)",
                        "cmsearch.py: bytecode, not native code (mpy-cross -march=armv6m: "
                        "NotImplementedError: native method too big)"]
 
@@ -100,7 +100,7 @@ def test_native_code_where_the_emitter_compiles_it() -> None:
     assert mpy["cmsearch.mpy"].data[:3] == bytes([77, 6, 3 | 7 << 2])
     assert mpy["cmsearch.mpy"].note.startswith("native code, from ")
     assert mpy["cmgame.mpy"].data[:3] == b"M\x06\x00"
-    assert p.notes == ["compiling with mpy-cross-v6.3 (.mpy v6.3, native code for armv7emsp)"]
+    assert p.notes == ["compiling with mpy-cross-v6.3 (.mpy v6.3, native emitter armv7emsp)"]
 
 
 @pytest.mark.parametrize("mpy,why", [

@@ -338,7 +338,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
         else:
             notes.append("compiling with %s (.mpy v%s%s)" % (
                 PIP_NAMES[comp.module], mpy_format(info),
-                ", native code for " + comp.march if comp.march else ""))
+                ", native emitter " + comp.march if comp.march else ""))
     items: list[Item] = []
     for name in names:
         src = available[name]
