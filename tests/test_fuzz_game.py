@@ -378,7 +378,7 @@ def test_the_v1_build_runs_the_plain_loop() -> None:
     assert deploy.switches(src, v2=True) == src
 
 
-@pytest.mark.parametrize("interp", ["cpython", "mpy_wasm"])
+@pytest.mark.parametrize("interp", ["cpython", "mpy_wasm", "mpy_unix"])
 def test_microbit_key_maps_every_byte(interp: str, request: pytest.FixtureRequest) -> None:
     # drv_microbit.key() on the fakes' UART: each of the 256 bytes once; the protocol's
     # bytes come out as their characters, any other is dropped (None)

