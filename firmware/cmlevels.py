@@ -6,4 +6,4 @@
 # clock: the host's `connectm move` gives the device's move. The top level reads the whole
 # book: on 5x4 it keeps every position's exact value (`connectm prove`). Measured, with the
 # levels' names, in README.md "Levels" (`connectm tournament --levels`).
-LEVELS = (1, 0, 0,  2, 0, 4,  4, 256, 6,  8, 512, 8,  8, 1024, 99)
+LEVELS = (1, 0, 0,  1, 0, 8,  4, 256, 8,  8, 640, 12,  8, 1024, 99)
