@@ -30,7 +30,7 @@ def test_sample_late_7x6_within_nodes() -> None:
     assert [p.moves for p in ps] == ["4442655753345534", "454334513315455114",
                                      "24554456465412552"]
     assert ps[2].scores == {0: -8, 1: 2, 2: -9, 3: -9, 5: -9, 6: -8}
-    assert [r["kept"] for r in K.shares(7, 6, 4, ps)][:5] == [1, 1, 3, 3, 3]
+    assert [r["kept"] for r in K.shares(7, 6, 4, ps)][:5] == [1, 2, 3, 3, 3]
 
 
 def test_no_sample_within_nodes() -> None:

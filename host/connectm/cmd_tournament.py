@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
             label = "depth"
         pairs = T.all_pairs(names)
     out = Path(args.out)
-    jobs = T.make_jobs(sizes, pairs, args.games, args.seed, args.opening, args.safe_opening)
+    jobs = T.make_jobs(sizes, pairs, args.games, args.seed, args.opening, args.safe_opening,
+                       paired=args.levels)
     try:
         rows = T.play_all(jobs, out, args.jobs, quiet=args.quiet)
     except KeyboardInterrupt:

@@ -108,13 +108,20 @@ def game_seed(base: int, size: str, side1: str, side2: str, game: int) -> int:
 
 
 def make_jobs(sizes: list[tuple[int, int, int]], pairs: Iterable[tuple[str, str]], games: int,
-              seed: int, opening_plies: int, safe: bool = False) -> list[Job]:
+              seed: int, opening_plies: int, safe: bool = False,
+              paired: bool = False) -> list[Job]:
+    """``paired`` (--levels): game g of every level against one baseline and colour gets one
+    seed, so every level meets the same openings and the same seeded opponent."""
     jobs = []
     pairs = list(pairs)
+
+    def same(name: str) -> str:
+        return "level" if paired and name.startswith("level:") else name
+
     for w, h, m in sizes:
         for a, b in pairs:
             for g in range(games):
-                s = game_seed(seed, size_name(w, h, m), a, b, g)
+                s = game_seed(seed, size_name(w, h, m), same(a), same(b), g)
                 jobs.append(Job(w, h, m, a, b, g, s, opening_plies, safe))
     return jobs
 
@@ -454,6 +461,13 @@ def level_report(rows: list[dict[str, Any]], sizes: list[str], baselines: list[s
                 lines.append("%-7s %-8s %-8s %5d %5.0f %5.0f %5.0f %9.1f" % (
                     size, lv, base, g, 100 * a[0] / g, 100 * a[1] / g, 100 * a[2] / g,
                     1000 * a[3] / max(a[4], 1)))
+    lines.append("%-7s %-8s %s" % ("size", "level", "points (win 1, draw 1/2) of games"))
+    for size in sizes:
+        for lv in levels:
+            got = [acc[k] for k in acc if k[0] == size and k[1] == lv]
+            if got:
+                lines.append("%-7s %-8s %g of %d" % (size, lv, sum(a[0] + a[1] / 2 for a in got),
+                                                    sum(a[0] + a[1] + a[2] for a in got)))
     return "\n".join(lines)
 
 
