@@ -70,3 +70,46 @@ def test_tournament_share(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_share_needs_levels(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["tournament", "--share", "3", "--games", "1"]) == 2
     assert capsys.readouterr().err.strip().endswith("--share needs --levels")
+
+
+@pytest.mark.parametrize("seed,safe", [(1, "2251571346554736"), (2, "2153164457271522"),
+                                       (3, "6273454672776344")])
+def test_safe_opening_hands_no_win(seed: int, safe: str) -> None:
+    # --safe-opening: after each of its moves the opponent cannot win at once; the same
+    # seed's plain random opening lets it (seed 1: after 16 plies, in column 5 or 6).
+    from connectm import players as P
+    from connectm import tournament as T
+
+    def hands_wins(moves: str) -> int:
+        b = P.cmboard.Board(7, 6, 4, keys=0)
+        count = 0
+        for ch in moves:
+            b.play(int(ch) - 1)
+            me = 1 + (b.n & 1)
+            count += any(P.wins_now(b, c, me) for c in P.legal(b))
+        return count
+
+    assert T.random_opening(7, 6, 4, 16, seed, safe=True) == safe
+    assert hands_wins(safe) == 0
+    assert hands_wins(T.random_opening(7, 6, 4, 16, seed)) > 0
+
+
+def test_levels_share_seeds() -> None:
+    # --levels: game g of every level against one opponent and colour has one seed.
+    from connectm import tournament as T
+
+    pairs = [("level:1", "random"), ("level:2", "random"), ("random", "level:1")]
+    jobs = T.make_jobs([(5, 4, 4)], pairs, 2, 1, 0, paired=True)
+    seeds = {(j.side1, j.side2, j.game): j.seed for j in jobs}
+    assert seeds[("level:1", "random", 0)] == seeds[("level:2", "random", 0)]
+    assert seeds[("level:1", "random", 1)] == seeds[("level:2", "random", 1)]
+    assert len({seeds[("level:1", "random", 0)], seeds[("level:1", "random", 1)],
+                seeds[("random", "level:1", 0)]}) == 3
+    unpaired = T.make_jobs([(5, 4, 4)], pairs, 1, 1, 0)
+    assert unpaired[0].seed != unpaired[1].seed
+
+
+@pytest.mark.parametrize("flag", ["--share", "--share-from", "--share-nodes"])
+def test_share_flags_not_negative(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["tournament", "--levels", flag, "-1", "--games", "1"]) == 2
+    assert "must be >= 0" in capsys.readouterr().err
