@@ -6,7 +6,8 @@ followed by ``?``, and the next chunk waits for the device's ``M`` answers: pace
 device, not by wall time (the waits have generous outer caps only).
 
 After the fuzz the game answers ``?``, plays a legal move, every ``B`` line is a legal
-continuation of the one before, and the free heap (``?``) stays above 2 KB and flat. The
+continuation of the one before, and the free heap (``?``) stays above 2 KB and flat (compared in one kind of state,
+within 64 B). The
 seed and the byte count are in the test id and the output (``-s``).
 """
 
@@ -41,33 +42,48 @@ def fuzz(io: Serial, rng: random.Random, n_bytes: int) -> list[int]:
     return [int(ln.split()[1]) for ln in io.lines if re.match(r"M \d+$", ln)]
 
 
+def last_b(io: Serial) -> Any:
+    found = [m for m in map(B_LINE.match, io.lines) if m]
+    return found[-1] if found else None
+
+
+def settle(io: Serial) -> int:
+    """The free heap in one fixed state: the game in play finished (the human drops in the
+    leftmost column with room), its result text stopped (a key), the next game started:
+    the human's first move played, in column 1. Returns `?`'s answer there."""
+    m = last_b(io)
+    while m is not None and m.group(7) == "0":  # (B lines come after each key: in order)
+        assert m.group(6) == m.group(4), io.lines[-4:]  # the computer replies at once
+        io.s.write(next(c for c in "12345" if m.group(5).count(c) < 4).encode())
+        io.free()
+        m = last_b(io)
+    io.s.write(b"l")  # in END: stops the result text (in MENU: a level, as good)
+    io.free()
+    io.s.write(b"d")
+    io.free()
+    io.s.write(b"1")  # a legal move: column 1 of a new game (the computer's reply follows)
+    return io.free()
+
+
 @pytest.mark.parametrize("seed", [2026])
 def test_fuzz_serial_bytes_microbit_v1(emu: Any, pts: str, seed: int, extended: bool,  # noqa: F811
                                        record_property: Any) -> None:
+    # The heap is compared in one kind of state (settle) after the first 1,000 bytes and
+    # at the end: no leak. (The boot's reading is not that state: a game's objects,
+    # e.g. its winning line and the display's last text, stay until the next replaces them.)
     n_bytes = 4_000 if extended else 3_000
     assert cli.main(["deploy", "--port", pts]) == 0
     io = Serial(pts)
+    rng = random.Random(seed)
     try:
         free = [wait_boot(io)]
-        free += fuzz(io, random.Random(seed), n_bytes)
+        free += fuzz(io, rng, 1_000)
+        settled = [settle(io)]
+        free.append(settled[0])
+        free += fuzz(io, rng, n_bytes - 1_000)
         after = len(io.lines)
-        # a legal move: the human's turn (the last B line says so): a column with room;
-        # else 'd' starts the next game (it is over, or not started)
-        for _ in range(6):
-            last = [m for m in map(B_LINE.match, io.lines) if m]
-            m = last[-1] if last else None
-            if m and m.group(7) == "0" and m.group(6) == m.group(4):
-                moves = m.group(5)
-                io.s.write(str(next(c for c in "12345" if moves.count(c) < 4)).encode())
-            else:
-                io.s.write(b"d")
-            free.append(io.free())
-            if any(B_LINE.match(ln) for ln in io.lines[after:]):
-                break
-        # a key ends a result text still scrolling in the background (it holds its objects
-        # until then), so the last reading compares like with like
-        io.s.write(b"l")
-        free.append(io.free())
+        settled.append(settle(io))  # a legal move played after the fuzz, and the heap
+        free.append(settled[1])
     finally:
         io.close()
     lines = io.lines
@@ -75,7 +91,8 @@ def test_fuzz_serial_bytes_microbit_v1(emu: Any, pts: str, seed: int, extended: 
     bad = sum(ln.startswith("E bad key") for ln in lines)
     print("fuzz micro:bit v1 seed %d: %d bytes, %d lines, %d B lines, %d 'E bad key' lines"
           % (seed, n_bytes, len(lines), n_b, bad))
-    print("free heap: first %d, min %d, last %d" % (free[0], min(free), free[-1]))
+    print("free heap: boot %d, min %d, settled after 1,000 bytes %d, at the end %d"
+          % (free[0], min(free), settled[0], settled[1]))
     record_property("fuzz seed %d" % seed, "%d bytes" % n_bytes)
     # (L: a level chosen, R: a game's result; docs/serial.md)
     assert not [ln for ln in lines if ln and not re.match(
@@ -83,9 +100,7 @@ def test_fuzz_serial_bytes_microbit_v1(emu: Any, pts: str, seed: int, extended: 
         [ln for ln in lines if "Trace" in ln][:3]
     assert any(B_LINE.match(ln) for ln in lines[after:]), lines[after:]
     assert min(free) >= 2048, free
-    if abs(free[-1] - free[0]) > 64:  # flat: no leak
-        # Known open defect (issue 20): with the opening book, the L/R lines and the result
-        # text in the background merged, the heap after this fuzz ends 272 B below the
-        # boot's (2,256 of 2,528 B, still above 2 KB); not yet known whether that is a
-        # one-time allocation or a leak. Reported as XFAIL, not passed.
-        pytest.xfail("free heap not flat after the fuzz: %r" % free)
+    # flat: no leak. 64 B (4 of the heap's 16-byte blocks) as in test_games_over_serial:
+    # the two readings' positions and who moved first differ, and a few blocks of the heap
+    # follow them (seed 2026: 2,400 B after 1,000 bytes, 2,368 B at the end)
+    assert abs(settled[1] - settled[0]) <= 64, (settled, free)
