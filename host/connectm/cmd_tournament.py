@@ -3,6 +3,7 @@
     connectm tournament --sizes 3x3:3,4x4:3,5x4:4,7x6:4 --depths 1-4 --games 4
     connectm tournament --players engine:2,greedy,random,mc:100 --sizes 7x6:4
     connectm tournament --levels --games 4          # cmlevels.LEVELS vs the baselines
+    connectm tournament --levels --sizes 5x4:4 --share 500   # ... and value-keeping moves
 
 Every game goes to the CSV (--out) as it ends; rerunning the same command resumes.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from connectm import keeping
 from connectm import tournament as T
 
 
@@ -33,11 +35,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "(sizes default to %s)" % T.LEVEL_SIZES)
     p.add_argument("--baselines", default=",".join(T.BASELINES),
                    help="opponents for --levels (default %(default)s)")
+    p.add_argument("--share", type=int, default=0, metavar="N",
+                   help="with --levels: each level's share of value-keeping moves over N "
+                   "seeded positions a size (connectm.keeping), to <prefix>_share.csv")
+    p.add_argument("--share-from", type=int, default=0, metavar="PLY",
+                   help="--share's positions have at least PLY discs down (default 0)")
+    p.add_argument("--share-nodes", type=int, default=0, metavar="NODES",
+                   help="--share keeps positions whose moves' exact solves take at most "
+                   "NODES solver nodes each (default 0: no limit)")
     p.add_argument("--games", type=int, default=4, help="games per cell (default 4)")
     p.add_argument("--seed", type=int, default=1,
                    help="base seed: game seeds, seeded ties and openings derive from it")
     p.add_argument("--opening", type=int, default=0, metavar="PLIES",
                    help="random opening plies before the players take over (default 0)")
+    p.add_argument("--safe-opening", action="store_true",
+                   help="the opening's random moves let no side win at its next move (where "
+                   "another move does not): late openings not decided at once")
     p.add_argument("--jobs", type=int, default=T.default_jobs(),
                    help="worker processes (default: every core, %(default)s)")
     p.add_argument("--out", default="tournament.csv",
@@ -56,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--jobs must be >= 1")
     if args.opening < 0:
         raise ValueError("--opening must be >= 0")
+    if min(args.share, args.share_from, args.share_nodes) < 0:
+        raise ValueError("--share, --share-from and --share-nodes must be >= 0")
+    if args.share and not args.levels:
+        raise ValueError("--share needs --levels")
     sizes_text = args.sizes
     if args.levels and sizes_text == "3x3:3,4x4:3,5x4:4,7x6:4":
         sizes_text = T.LEVEL_SIZES
@@ -73,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
             label = "depth"
         pairs = T.all_pairs(names)
     out = Path(args.out)
-    jobs = T.make_jobs(sizes, pairs, args.games, args.seed, args.opening)
+    jobs = T.make_jobs(sizes, pairs, args.games, args.seed, args.opening, args.safe_opening,
+                       paired=args.levels)
     try:
         rows = T.play_all(jobs, out, args.jobs, quiet=args.quiet)
     except KeyboardInterrupt:
@@ -81,19 +99,38 @@ def run(args: argparse.Namespace) -> int:
     wanted = {j.key for j in jobs}
     rows = [r for r in rows if T.row_key(r) in wanted]
     size_names = [T.size_name(*s) for s in sizes]
+    prefix = Path(args.plots) if args.plots else out.with_suffix("")
+    kept: list[dict] = []
     if args.levels:
         print(T.level_report(rows, size_names, baselines))
+        if args.share:
+            kept = shares(sizes, args)
+            path = prefix.with_name(prefix.name + "_share.csv")
+            keeping.write_csv(kept, path)
+            print(keeping.report(kept))
+            print("wrote %s" % path)
     elif not args.quiet:
         T.print_summary(rows, size_names, names)
-    prefix = Path(args.plots) if args.plots else out.with_suffix("")
     if args.no_plots:
         print("no plots (--no-plots)")
     elif args.levels:
         png = T.plot_levels(rows, size_names, baselines,
-                            prefix.with_name(prefix.name + "_levels.png"))
+                            prefix.with_name(prefix.name + "_levels.png"), kept)
         print("wrote %s" % png if png else "no plot: no level played a baseline")
     else:
         for path in T.plot_heatmaps(rows, size_names, names, prefix, label):
             print("wrote", path)
     print("%d games in %s" % (len(rows), out))
     return 0
+
+
+def shares(sizes: list[tuple[int, int, int]], args: argparse.Namespace) -> list[dict]:
+    """--share: the levels' value-keeping rows of every size, with the sample's settings."""
+    rows = []
+    for w, h, m in sizes:
+        sample = keeping.sample(w, h, m, args.share, args.seed, args.share_from,
+                                args.share_nodes)
+        for r in keeping.shares(w, h, m, sample):
+            rows.append(dict(r, seed=args.seed, from_ply=args.share_from,
+                             max_nodes=args.share_nodes))
+    return rows

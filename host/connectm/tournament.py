@@ -42,6 +42,7 @@ class Job:
     game: int
     seed: int
     opening_plies: int
+    safe: bool = False  # the opening hands no side a win in one (random_opening)
 
     @property
     def size(self) -> str:
@@ -107,14 +108,21 @@ def game_seed(base: int, size: str, side1: str, side2: str, game: int) -> int:
 
 
 def make_jobs(sizes: list[tuple[int, int, int]], pairs: Iterable[tuple[str, str]], games: int,
-              seed: int, opening_plies: int) -> list[Job]:
+              seed: int, opening_plies: int, safe: bool = False,
+              paired: bool = False) -> list[Job]:
+    """``paired`` (--levels): game g of every level against one baseline and colour gets one
+    seed, so every level meets the same openings and the same seeded opponent."""
     jobs = []
     pairs = list(pairs)
+
+    def same(name: str) -> str:
+        return "level" if paired and name.startswith("level:") else name
+
     for w, h, m in sizes:
         for a, b in pairs:
             for g in range(games):
-                s = game_seed(seed, size_name(w, h, m), a, b, g)
-                jobs.append(Job(w, h, m, a, b, g, s, opening_plies))
+                s = game_seed(seed, size_name(w, h, m), same(a), same(b), g)
+                jobs.append(Job(w, h, m, a, b, g, s, opening_plies, safe))
     return jobs
 
 
@@ -128,22 +136,36 @@ def level_pairs(baselines: list[str]) -> list[tuple[str, str]]:
     return [p for lv in levels for base in baselines for p in ((lv, base), (base, lv))]
 
 
-def random_opening(w: int, h: int, m: int, plies: int, seed: int) -> str:
-    """``plies`` seeded random moves that do not end the game."""
+def random_opening(w: int, h: int, m: int, plies: int, seed: int, safe: bool = False) -> str:
+    """``plies`` seeded random moves that do not end the game; ``safe``: nor let the
+    opponent win at its next move where another move does not (a random opening is
+    otherwise often won in one: the games would measure the opening, not the players)."""
     b = P.cmboard.Board(w, h, m, keys=0)
     rng = random.Random("opening:%d" % seed)
     for _ in range(plies):
-        cols = [c for c in P.legal(b) if not P.wins_now(b, c, 1 + (b.n & 1))]
+        me = 1 + (b.n & 1)
+        cols = [c for c in P.legal(b) if not P.wins_now(b, c, me)]
+        if safe:
+            cols = [c for c in cols if not hands_win(b, c)] or cols
         if not cols or b.n + 1 >= b.size:
             break
         b.play(rng.choice(cols))
     return P.cmmoves.moves(b)
 
 
+def hands_win(b: Any, col: int) -> bool:
+    """Can the opponent win at once after the mover plays ``col``?"""
+    b.play(col)
+    them = 1 + (b.n & 1)
+    out = any(P.wins_now(b, c, them) for c in P.legal(b))
+    b.undo()
+    return out
+
+
 def play_job(job: Job) -> dict[str, Any]:
     """Play one game; the CSV row as a dict."""
     t0 = time.perf_counter()
-    opening = random_opening(job.w, job.h, job.m, job.opening_plies, job.seed)
+    opening = random_opening(job.w, job.h, job.m, job.opening_plies, job.seed, job.safe)
     p1 = P.make_player(job.side1, job.seed)
     p2 = P.make_player(job.side2, job.seed + 1)
     result, moves, spent = P.play_game(job.w, job.h, job.m, p1, p2, opening)
@@ -439,13 +461,21 @@ def level_report(rows: list[dict[str, Any]], sizes: list[str], baselines: list[s
                 lines.append("%-7s %-8s %-8s %5d %5.0f %5.0f %5.0f %9.1f" % (
                     size, lv, base, g, 100 * a[0] / g, 100 * a[1] / g, 100 * a[2] / g,
                     1000 * a[3] / max(a[4], 1)))
+    lines.append("%-7s %-8s %s" % ("size", "level", "points (win 1, draw 1/2) of games"))
+    for size in sizes:
+        for lv in levels:
+            got = [acc[k] for k in acc if k[0] == size and k[1] == lv]
+            if got:
+                lines.append("%-7s %-8s %g of %d" % (size, lv, sum(a[0] + a[1] / 2 for a in got),
+                                                    sum(a[0] + a[1] + a[2] for a in got)))
     return "\n".join(lines)
 
 
 def plot_levels(rows: list[dict[str, Any]], sizes: list[str], baselines: list[str],
-                path: Path) -> Path | None:
+                path: Path, kept: list[dict[str, Any]] | None = None) -> Path | None:
     """One panel per board size: each level's score share (wins + draws/2, both colours)
-    against each baseline.  None when no level played."""
+    against each baseline, and with ``kept`` (connectm.keeping rows) its share of
+    value-keeping moves.  None when no level played."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -466,11 +496,15 @@ def plot_levels(rows: list[dict[str, Any]], sizes: list[str], baselines: list[st
                 ax.plot([x for x, _ in pts],
                         [(a[0] + a[1] / 2) / (a[0] + a[1] + a[2]) for _, a in pts], "o-",
                         label="vs " + base)
+        share = [r for r in kept or () if r["size"] == size and str(r["level"]).isdigit()]
+        if share:
+            ax.plot([int(r["level"]) for r in share], [float(r["share"]) for r in share],
+                    "k--s", label="value-keeping moves (%s positions)" % share[0]["positions"])
         w, h, m = size.replace(":", "x").split("x")
         ax.set_title("%sx%s connect %s" % (w, h, m), fontsize=10)
         ax.set_xlabel("level")
         ax.set_xticks(xs)
-        ax.set_ylabel("level's score share (win 1, draw 1/2)")
+        ax.set_ylabel("score share (win 1, draw 1/2); moves' share")
         ax.set_ylim(-0.05, 1.05)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
