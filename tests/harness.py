@@ -263,6 +263,11 @@ def _valid(code: str) -> bool:
     return True
 
 
+def is_microbit(name: str) -> bool:
+    """Whether a runner's name is the emulated v1's, on either firmware."""
+    return name.startswith("microbit-v1")
+
+
 class MicrobitV1:
     """Runs the code on a micro:bit v1 emulated by QEMU (tools/emulator.py).
 
@@ -273,13 +278,17 @@ class MicrobitV1:
     Every run starts from a soft reset (clean heap, no modules imported).
     """
 
-    name = "microbit-v1"
     INLINE_MAX = 768  # longer code is uploaded as _cmrun.py and imported
 
-    def __init__(self, icount: bool = False, timeout: float = 60.0) -> None:
-        from emulator import Microbit
+    def __init__(self, icount: bool = False, timeout: float = 60.0,
+                 firmware: str | None = None) -> None:
+        """firmware: the v1 firmware (tools/emulator.FIRMWARES), default Debian's 1.0.1;
+        the name is ``microbit-v1`` on that one, else ``microbit-v`` + the version."""
+        from emulator import DEFAULT_FIRMWARE, Microbit
 
-        self.device = Microbit(icount=icount, timeout=timeout)
+        firmware = firmware or DEFAULT_FIRMWARE
+        self.name = "microbit-v1" if firmware == DEFAULT_FIRMWARE else "microbit-v" + firmware
+        self.device = Microbit(icount=icount, timeout=timeout, firmware=firmware)
         self.timeout = timeout
 
     def start(self) -> None:

