@@ -42,15 +42,16 @@ class Search:
         self.next = bytearray(d)  # each ply's next index into ords
         self.tt = None
         if TT and tt_bytes:
-            # A smaller table when the RAM does not hold this one (down to none); the
-            # serial line says so once.
+            # A smaller table when the RAM does not hold this one (down to none), in steps
+            # of 1/8 in whole KB: a table sized from the free heap (cmpico) may find the
+            # largest free block a little smaller. The serial line says so once.
             import cmtt
             n = tt_bytes
             while n and self.tt is None:
                 try:
                     self.tt = cmtt.TT(n)
                 except MemoryError:
-                    n = n // 2 if n > 1024 else 0
+                    n = n * 7 // 8 // 1024 * 1024
             if n < tt_bytes:
                 print('E low memory, table', n)
         self.move = NONE
