@@ -66,7 +66,7 @@ for y in range(8):
     print('NEO:' + ' '.join(['%%d/%%d/%%d' % q.np[8 * y + x] for x in range(8)]))
 """.replace("PHASE", str(phase)).replace("%%", "%")
     files = ["cmboard", "cmsearch", "cmmoves", "cmlevels", "cmlines", "cmgame", "cmmain",
-             "cmhw", "cmsave", "drv_max7219", "drv_neopixel"]
+             "cmponder", "cmhw", "cmsave", "drv_max7219", "drv_neopixel"]
     got = picture(mpy.run(code, files=files, fakes=True))
     # decode mode 0, scan limit 7, intensity, shutdown off, display test off (any order)
     init = dict(tuple(map(int, p.split(","))) for p in got["INIT"][0].split())
