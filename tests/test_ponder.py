@@ -225,3 +225,67 @@ for n in (0, 8, 16, 24, 1024, 8 * 1237):
 print(all(out), len(out))
 """
     assert mpy.run(code, files=["cmtt"]).split() == ["True", "6"]
+
+
+def test_main_loop_ponders_and_plays_the_pondered_reply(
+        game: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # main.py itself on CPython (its boot, then the guarded loop), keys from a script: the
+    # top level, the human first; with no key the loop ponders the drop under the cursor
+    # (column 4) to its end, then the drop there is answered with the pondered move, the one
+    # a fresh search gives, and the game's search does not run. Ctrl-C (KeyboardInterrupt)
+    # ends the loop, as on a board.
+    import shutil
+
+    import cmboard
+    import cmhw
+    import cmsearch
+    import utime
+
+    g = game
+    shutil.copy(fw.firmware_dir() / "cmmain.py", tmp_path / "cmmain.py")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(utime, "sleep_ms", lambda ms: None)
+    script = list("rrrrd") + [None] * 3 + ["d"]
+    log: list[Any] = []  # ('key', k, pondered position) and ('go', pondering?)
+
+    def key() -> Any:
+        if g.pd and g.pd.key:
+            return None  # a poll during pondering: the script's keys come between steps
+        if not script:
+            raise KeyboardInterrupt
+        k = script.pop(0)
+        log.append(("key", k, g.pd.pos if g.pd else None))
+        return k
+
+    go = cmsearch.Search.go
+
+    def counted(self: Any, *a: Any) -> int:
+        log.append(("go", self is g.pd.s))
+        return go(self, *a)
+
+    monkeypatch.setattr(cmsearch.Search, "go", counted)
+    import cmlines
+    import cmsave
+
+    # what cmmain frees, put back after (as fw.boot does)
+    kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}
+    inits = [(c, c.__init__) for c in (cmboard.Board, cmsearch.Search)]
+    monkeypatch.setattr(cmhw, "setup", lambda: (Disp(), key, 7, 6, TT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            exec((fw.firmware_dir() / "main.py").read_text(), {"__name__": "__main__"})
+    finally:
+        for m, saved in kept.items():
+            vars(m).update(saved)
+        for c, init in inits:
+            c.__init__ = init
+    assert g.lv == len(g.LEVELS) // 3 - 1 and g.b.n == 2 and g.b.hist[0] == 3
+    drop = log.index(("key", "d", b"\x03h"))  # the drop, with column 4 pondered to its end
+    assert ("go", True) in log[:drop]  # pondered by the loop, with no key
+    assert ("go", False) not in log  # the game's own search never ran: the reply was pondered
+    b = cmboard.Board(7, 6, 4, 1)
+    b.play(3)
+    L = g.LEVELS[-3:]
+    assert cmsearch.Search(b, TT, 8).go(L[0], L[1]) == g.b.hist[1]
+    assert "B 7x6 lv=5 you=1 moves=4" in capsys.readouterr().out
