@@ -34,7 +34,11 @@
 from micropython import const
 from cmlevels import LEVELS
 SOUND = const(1)
+# Pondering (cmponder): 0 in both micro:bit builds (connectm deploy). pd: cmponder.Ponder.
+PONDER = const(1)
 d = b = s = sv = None  # cmmain sets them (sv: when the board has a file system)
+if PONDER:
+    pd = None
 sc = bytearray(len(LEVELS))  # 3 numbers a level, as LEVELS
 st = cur = lv = t = 0
 q = -1  # t >> 10 when the last 'E bad key' line was printed
@@ -96,6 +100,14 @@ def cpu():
         if b.n < LEVELS[L + 2]:
             import cmsave
             c = cmsave.book(b)
+        if PONDER and c > 9:
+            # The search pondered for this very position (cmponder), else the search from an
+            # empty table, as the pondered one: the move stays a function of the position
+            # (a table kept from move to move would make it depend on the game's history).
+            if pd:
+                c = pd.reply(b, lv)
+            if c > 9 and s.tt:
+                s.tt.clear()
         play(s.go(LEVELS[L], LEVELS[L + 1]) if c > 9 else c)
 
 

@@ -9,7 +9,11 @@ DISPLAY = 'max7219'  # or 'neopixel'
 SPI_ID, SCK, MOSI, CS = 0, 18, 19, 17  # MAX7219
 NEO = 22  # NeoPixel data pin
 BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
-TT_BYTES = 32768  # cmgame takes less if the RAM does not hold it
+# The table takes the heap free at boot (cmpico.table) but RESERVE bytes, in whole KB:
+# the board and search made after it (~3 KB on a Pico's 7x6), the game's strings and save
+# text, the compiling of cmmain's last statements (a board given source), the serial `?`
+# check, and heap fragments (cmsearch halves the table if no block holds it).
+RESERVE = 24576
 # The micro:bit's table: none on the v1 (no room); connectm deploy's v2 build sets the
 # bytes (deploy.V2_TT) for its 64 KB heap.
 MB_TT = const(0)

@@ -20,8 +20,13 @@ g.d, key, w, h, tt = cmhw.setup()  # the display driver compiles now
 cmhw.setup = None
 if g:  # (always true) one statement, compiled before the board and search take RAM
     g.b = cmboard.Board(w, h, 4, tt > 0)
+    if g.PONDER:  # a board of its own (~3 KB on 7x6, with the search), the game's table
+        import cmponder
+        g.pd = cmboard.Board(w, h, 4, tt > 0)
     cmlines.build = None  # the tables stay with the board
     g.s = cmsearch.Search(g.b, tt, g.LEVELS[-3])  # no deeper than the top level
+    if g.PONDER:
+        g.pd = cmponder.Ponder(g.pd, g.s)
     g.sv = cmsave.save
     cmsave.restore(text)  # the save parsed at the start: its moves, on the board
     cmsave.restore = text = w = h = tt = None

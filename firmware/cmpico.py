@@ -5,6 +5,7 @@
 # buffer, with poll's ipoll (poll() makes a list): nothing is allocated per byte. A byte
 # that is one of the protocol's keys is its character, any other is dropped (docs/serial.md),
 # as on the micro:bit.
+import gc
 import sys
 import select
 from machine import Pin, SPI
@@ -33,4 +34,11 @@ def setup():
         for _ in p.ipoll(0):
             if s.readinto(u) and u[0] in b'lrd123456789?':
                 return chr(u[0])
-    return d, key, 7, 6, c.TT_BYTES
+    gc.collect()
+    return d, key, 7, 6, table(gc.mem_free())
+
+
+def table(free):
+    # The transposition table's bytes from the free heap at boot: all but cmhw.RESERVE, in
+    # whole KB (cmtt takes any multiple of 8). 191,872 B free: 166,912 B.
+    return max(0, free - c.RESERVE) // 1024 * 1024

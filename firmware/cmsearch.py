@@ -25,6 +25,10 @@ LEAVES = const(1)
 SEED = const(1)
 # go()'s time budget (max_ms); 0 in the micro:bit build, whose levels count nodes.
 CLOCK = const(1)
+# The poll between slices of a search (cmponder); 0 in both micro:bit builds, whose deploy
+# also drops the `if PONDER...:` blocks from the source.
+PONDER = const(1)
+SLICE = const(128)  # nodes between polls: ~40 ms at a Pico's ~3,400 nodes/s with the table
 if CLOCK:
     from utime import ticks_ms, ticks_diff
 
@@ -42,20 +46,23 @@ class Search:
         self.next = bytearray(d)  # each ply's next index into ords
         self.tt = None
         if TT and tt_bytes:
-            # A smaller table when the RAM does not hold this one (down to none); the
-            # serial line says so once.
+            # A smaller table when the RAM does not hold this one (down to none), in steps
+            # of 1/8 in whole KB: a table sized from the free heap (cmpico) may find the
+            # largest free block a little smaller. The serial line says so once.
             import cmtt
             n = tt_bytes
             while n and self.tt is None:
                 try:
                     self.tt = cmtt.TT(n)
                 except MemoryError:
-                    n = n // 2 if n > 1024 else 0
+                    n = n * 7 // 8 // 1024 * 1024
             if n < tt_bytes:
                 print('E low memory, table', n)
         self.move = NONE
         self.score = self.depth = self.nodes = 0
         self.stopped = False
+        if PONDER:
+            self.poll = None  # a function given the node count every SLICE nodes: True stops
 
     def go(self, depth, max_nodes=0, max_ms=0, seed=0):
         # Deepens 1, 2, .. depth and keeps the move of the last iteration that completed;
@@ -96,6 +103,8 @@ class Search:
         if CLOCK:
             t0 = ticks_ms()
         nodes = target = stop = 0
+        if PONDER:
+            self.pc = SLICE  # the next poll (an attribute: no local added to go)
         while not stop and target < min(depth, size - b.n, len(nxt) - 2):
             target += 1
             leaf = target - 1  # the ply whose children are the leaves
@@ -112,6 +121,8 @@ class Search:
             alpha[0] = best[0] = -INF
             beta[0] = INF
             nxt[0] = (w + 1) * min(self.move, w)
+            if PONDER and self.poll:
+                check = self.pc  # polls every SLICE nodes, wherever an iteration begins
             while True:
                 i = nxt[ply]
                 c = ords[i]
@@ -146,6 +157,13 @@ class Search:
                         stop = max_nodes and nodes > max_nodes
                         if CLOCK and max_ms and ticks_diff(ticks_ms(), t0) >= max_ms:
                             stop = 1
+                        if PONDER and self.poll:
+                            # Checks nearer each other change no move: a node budget stops
+                            # only an iteration that would end over it anyway.
+                            check = nodes + SLICE
+                            self.pc = check
+                            if self.poll(nodes):
+                                stop = 1
                         if stop:
                             # Out of budget: every ply returns at once (each undoes its
                             # move), and this iteration's result is dropped.

@@ -65,6 +65,16 @@ class TT:
         t[i + 7] = score >> 16
 
     def clear(self):
+        # Every slot empty. By doubling copies, not a loop over the slots: a Pico's table of
+        # ~25,000 slots would take a Python loop a good part of a second. (The memoryviews
+        # are a few small objects: this is not called during a search.)
         t = self.t
-        for i in range(4, len(t), 8):
+        n = len(t)
+        m = memoryview(t)
+        for i in range(min(8, n)):
             t[i] = 0
+        k = 8
+        while k < n:
+            j = min(k, n - k)
+            m[k:k + j] = m[:j]
+            k += j

@@ -27,6 +27,7 @@ from utime import ticks_ms, sleep_ms  # noqa: E402
 # is no Exception: it stops the game. GUARD is 0 in the micro:bit v1's build (connectm
 # deploy): its boot has no room for the guard's code; it runs the plain loop below.
 GUARD = const(1)
+PONDER = const(1)  # 0 in both micro:bit builds (cmponder)
 if GUARD:
     f = 0  # 1: this step is the retry of one that ran out of memory (f: the file freed)
     while True:
@@ -38,6 +39,9 @@ if GUARD:
                 c = g.cur  # type: ignore[name-defined]
                 x = None
                 x = key()  # type: ignore[name-defined]
+                if PONDER and not x and g.pd:  # type: ignore[name-defined]
+                    # the human's turn: ponder the reply until a key comes (cmponder)
+                    x = g.pd.run(g, key)  # type: ignore[name-defined]
             g.cpu()  # type: ignore[name-defined]
             if x == '?':  # the serial line's memory check (docs/serial.md)
                 gc.collect()

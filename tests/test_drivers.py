@@ -66,7 +66,7 @@ for y in range(8):
     print('NEO:' + ' '.join(['%%d/%%d/%%d' % q.np[8 * y + x] for x in range(8)]))
 """.replace("PHASE", str(phase)).replace("%%", "%")
     files = ["cmboard", "cmsearch", "cmmoves", "cmlevels", "cmlines", "cmgame", "cmmain",
-             "cmhw", "cmsave", "drv_max7219", "drv_neopixel"]
+             "cmponder", "cmhw", "cmsave", "drv_max7219", "drv_neopixel"]
     got = picture(mpy.run(code, files=files, fakes=True))
     # decode mode 0, scan limit 7, intensity, shutdown off, display test off (any order)
     init = dict(tuple(map(int, p.split(","))) for p in got["INIT"][0].split())
@@ -139,14 +139,41 @@ print(''.join(out))
 
 def test_pico_setup(mpy_wasm) -> None:
     # cmpico wires cmhw's choices: the MAX7219 on its SPI pins, three buttons, a 7x6 board
-    # and cmhw's table size; key() reads nothing while no button is down.
-    code = """import cmhw
+    # and a table from the free heap (whole KB, cmhw.RESERVE left); key() reads nothing while
+    # no button is down.
+    code = """import gc
+import cmhw
 import cmpico
 d, key, w, h, tt = cmpico.setup()
-print(d.__name__, w, h, tt == cmhw.TT_BYTES, repr(key() or None))
+gc.collect()
+free = gc.mem_free()
+print(d.__name__, w, h, tt > 0, tt % 1024, 0 <= free - cmhw.RESERVE - tt < 2048,
+      repr(key() or None))
 """
     out = mpy_wasm.run(code, files=["cmhw", "cmpico", "drv_buttons", "drv_max7219"], fakes=True)
-    assert out.split() == ["drv_max7219", "7", "6", "True", "None"]
+    assert out.split() == ["drv_max7219", "7", "6", "True", "0", "True", "None"]
+
+
+@pytest.mark.parametrize("free, tt", [(191872, 166912), (224600, 199680), (25600, 1024),
+                                      (25599, 0), (24576, 0), (0, 0)])
+def test_pico_table_from_the_free_heap(cpython, monkeypatch, free: int, tt: int) -> None:
+    # A fake gc.mem_free() at boot -> the table's bytes returned by setup(): the free heap
+    # but cmhw.RESERVE (24 KB), in whole KB, none when the heap is that small. 191,872 B is
+    # what issue 19's emulated Pico reported in a game (with the old 32 KB table).
+    import gc
+    import os
+    import sys
+
+    monkeypatch.setattr(gc, "mem_free", lambda: free, raising=False)
+    stdin = open(os.devnull, "rb")  # (pytest's stdin cannot be polled)
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code = "import cmpico\nprint(cmpico.setup()[4])"
+    try:
+        out = cpython.run(code, files=["cmhw", "cmpico", "drv_buttons", "drv_max7219"],
+                          fakes=True)
+    finally:
+        stdin.close()
+    assert out.split() == [str(tt)]
 
 
 @pytest.mark.parametrize("interp", OFF_DEVICE)

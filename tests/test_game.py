@@ -204,7 +204,7 @@ def test_random_keys(game: Any, seed: int, capsys: pytest.CaptureFixture[str]) -
 def test_table_too_big_for_the_heap(game: Any, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     # A board asking for a 1 MB transposition table with 100 KB free: the game takes the
-    # largest half that fits, says so in one line, and plays.
+    # largest table that fits in steps of 1/8 (in whole KB), says so in one line, and plays.
     import cmtt
 
     class SmallRam(cmtt.TT):
@@ -215,8 +215,8 @@ def test_table_too_big_for_the_heap(game: Any, monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(cmtt, "TT", SmallRam)
     fw.boot(Disp(7, 7), 7, 6, 1 << 20)
-    assert game.s.tt.n * 8 == 1 << 16
-    assert capsys.readouterr().out.splitlines()[-1] == "E low memory, table 65536"
+    assert game.s.tt.n * 8 == 91136  # 1 MB * (7/8)^8, rounded down to KB at each step
+    assert capsys.readouterr().out.splitlines()[-1] == "E low memory, table 91136"
     game.key("d")
     game.key("4")
     assert game.b.n == 2

@@ -21,13 +21,15 @@ TOO_BIG: set[str] = set()
 # Too big for the v1 with the code its build drops (cmsearch's transposition table): there
 # they import as connectm deploy builds them.
 AS_BUILT = {"cmsearch"}
+# Never in a micro:bit build (connectm deploy): pondering, which imports cmsearch whole.
+NOT_ON_MICROBIT = {"cmponder"}
 
 
 def modules_for(interp: str) -> list[str]:
     mods = [m for m in harness.firmware_modules() if m not in SKIP]
     if harness.is_microbit(interp):
         mods = [m for m in mods if (not m.startswith(HARDWARE) or m in DEVICE_DRIVERS)
-                and m not in TOO_BIG]
+                and m not in TOO_BIG and m not in NOT_ON_MICROBIT]
     return mods
 
 

@@ -82,7 +82,7 @@ print(''.join(str(display.get_pixel(x, y)) for y in range(5) for x in range(5)))
 """
     names = ("cmboard", "cmsearch", "cmlines", "cmgame", "cmmain", "cmsave", "cmhw",
              "drv_microbit")
-    source = mpy_wasm.run(code, files=list(names) + ["cmlevels"], fakes=True)
+    source = mpy_wasm.run(code, files=list(names) + ["cmlevels", "cmponder"], fakes=True)
     # the build's cmmain imports drv_microbit itself (no cmhw): boot_code's cmhw is the
     # source's, and goes unused
     out = mpy_wasm.run(rename(code, plan.names), fakes=True,

@@ -72,13 +72,13 @@ V2_TT = 32768
 BOARDS: dict[str, BoardSpec] = {
     "microbit": BoardSpec(  # the v1 (--board microbit-v1)
         "microbit", "BBC micro:bit v1", ("drv_microbit",),
-        frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "drv_buttons"}), True,
+        frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "cmponder", "drv_buttons"}), True,
         fixed=(5, 4, 4),
     ),
     # a superset of the v1's modules: whatever the v1 build gets, the v2 build gets
     "microbit-v2": BoardSpec(
         "microbit-v2", "BBC micro:bit v2", ("drv_microbit",),
-        frozenset({"cmsolve", "cmperft", "cmpico", "drv_buttons"}), True,
+        frozenset({"cmsolve", "cmperft", "cmpico", "cmponder", "drv_buttons"}), True,
         fixed=(5, 4, 4), v2=True,
     ),
     "pico-max7219": BoardSpec(
@@ -264,18 +264,40 @@ NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
 NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD) ?= ?const\(1\)")
 MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
+# Pondering (cmponder): off in both micro:bit builds, and its blocks dropped (unswitched).
+NO_PONDER = re.compile(r"(?m)^(PONDER) ?= ?const\(1\)")
 
 
 def switches(text: str, v2: bool = False, leaves: bool = False) -> str:
     """A module's source with the micro:bit build's switches at 0 (v2: keep the table, the
     frontier scoring, the touch logo and the sounds, and give the table its bytes; leaves:
     keep the search's frontier scoring, which the v1's whole game has no room for)."""
+    text = NO_PONDER.sub(r"\1=const(0)", text)
     if v2:
         return MB_TT.sub(r"\1=const(%d)" % V2_TT, text)
     text = NO_TABLES.sub(r"\1=const(0)", text)
     if not leaves:
         text = NO_LEAVES.sub(r"\1=const(0)", text)
     return NO_LOGO.sub(r"\1=const(0)", text)
+
+
+def unswitched(text: str, name: str) -> str:
+    """The source without its `if NAME:` and `if NAME and ...:` blocks that have no else
+    (NAME, or an attribute of that name: cmmain's `g.PONDER`), for a switch at 0 in this
+    build: dropped before the minifier names the locals and the build is measured, so that
+    code a micro:bit never runs costs it nothing (its mentions would change the names)."""
+    lines = text.splitlines(keepends=True)
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.If) or node.orelse:
+            continue
+        test = node.test
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            test = test.values[0]
+        if isinstance(test, ast.Name) and test.id == name or \
+                isinstance(test, ast.Attribute) and test.attr == name:
+            for i in range(node.lineno - 1, node.end_lineno or node.lineno):
+                lines[i] = ""
+    return "".join(lines)
 
 
 # cmmain's hardware set-up: cmhw.setup() gives the display driver, its key(), the board
@@ -348,7 +370,8 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
                               + (" with keys" if board.v2 else "")))
             continue
         if board.strip:
-            items.append(Item(src.name, strip_source(src.read_text()).encode(), src, "stripped"))
+            items.append(Item(src.name, strip_source(unswitched(src.read_text(), "PONDER"))
+                              .encode(), src, "stripped"))
             continue
         text = src.read_text()
         notes_of = []

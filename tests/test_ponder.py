@@ -1,0 +1,291 @@
+"""Pondering (firmware/cmponder.py) in the game, on CPython with a fake display: a key
+during pondering is handled within a slice (counted in nodes, not time), a pondered reply is
+played with no node searched after the drop and is the move a game without pondering
+plays, any other drop is searched as without pondering, and the micro:bit builds have none
+of it."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import pytest
+
+from connectm import deploy, fw
+
+TT = 32768
+RATE = 3400  # issue 19's emulated Pico with the table, nodes per (virtual) second
+
+
+class Disp:
+    def px(self, x: int, y: int, v: int) -> None:
+        pass
+
+    def show(self) -> None:
+        pass
+
+    def text(self, s: str) -> None:
+        pass
+
+
+@pytest.fixture
+def game() -> Iterator[Any]:
+    fw.load()
+    import importlib
+
+    import cmgame
+
+    importlib.reload(cmgame)
+    yield cmgame
+
+
+def start(g: Any, moves: str, tt: int = TT) -> list[int]:
+    """A 7x6 game at the top level, the human first, ``moves`` played (the device's replies
+    included, as they come); returns the node counts of the game search's runs from here."""
+    fw.boot(Disp(), 7, 6, tt)
+    g.lv = len(g.LEVELS) // 3 - 1
+    g.key("d")  # MENU -> PLAY, the human (1) first
+    for c in moves:
+        g.b.play(int(c) - 1)
+    runs: list[int] = []
+    go = g.s.go
+
+    def counted(*a: Any) -> int:
+        move = go(*a)
+        runs.append(g.s.nodes)
+        return move
+
+    g.s.go = counted
+    return runs
+
+
+@pytest.mark.parametrize("tt", [0, TT])
+def test_pondered_reply_is_reused_and_the_same_move(game: Any, tt: int) -> None:
+    # The reply's search (move, score, depth reached) pondered before the drop is the one the
+    # game runs after it without pondering; with pondering no node is searched after the
+    # drop. (The node counts differ in the last iteration, the one the budget drops: the
+    # polls check the budget at other counts.)
+    g = game
+    played = []
+    results = []
+    for ponder in (True, False):
+        runs = start(g, "4453", tt)
+        g.cur = 2
+        if ponder:
+            assert g.pd.run(g, lambda: None) is None  # no key came: pondered to its end
+            s = g.pd.s
+            assert s.nodes > 1024
+            assert g.pd.run(g, lambda: None) is None and g.pd.s is s  # done: not again
+        else:
+            g.pd = None
+            s = g.s
+        g.key("d")  # the human drops in column 3: the device replies at once
+        assert g.b.n == 6
+        played.append(g.b.hist[5])
+        results.append((s.move, s.score, s.depth))
+        assert len(runs) == (0 if ponder else 1)  # no search after the drop when pondered
+    assert played[0] == played[1] == results[0][0]
+    assert results[0] == results[1] and results[0][2] >= 4
+
+
+def test_another_drop_is_searched_as_without_pondering(game: Any) -> None:
+    g = game
+    played = []
+    for ponder in (True, False):
+        start(g, "4453")
+        g.cur = 2
+        if ponder:
+            g.pd.run(g, lambda: None)
+        else:
+            g.pd = None
+        g.key("6")  # not the pondered column
+        played.append(bytes(g.b.hist[:g.b.n]))
+    assert played[0] == played[1] and len(played[0]) == 6
+
+
+@pytest.mark.parametrize("at", [1, 100, 300, 700])
+def test_a_key_during_pondering_is_handled_within_a_slice(game: Any, at: int) -> None:
+    # A key pressed when the pondering search has counted `at` nodes is seen by the next
+    # poll, at most SLICE + 7 nodes later (one frontier node's leaves): ~40 ms at a Pico's
+    # 3,400 nodes/s, under the 50 ms asked; the search stops at that poll.
+    import cmsearch
+
+    g = game
+    start(g, "4453")
+    g.cur = 2
+    seen: list[int] = []
+    poll = g.pd.poll
+
+    def recorded(nodes: int) -> bool:
+        seen.append(nodes)
+        return poll(nodes)
+
+    g.pd.poll = recorded
+    key = g.pd.run(g, lambda: "r" if seen[-1] >= at else None)
+    assert key == "r"
+    assert seen[-1] - at <= cmsearch.SLICE + 7
+    assert all(b - a <= cmsearch.SLICE + 7 for a, b in zip([0] + seen, seen))
+    assert (cmsearch.SLICE + 7) * 1000 / RATE < 50
+    assert g.pd.s.nodes == seen[-1]  # stopped at that poll
+    assert g.pd.pos == b""  # not pondered to its end: nothing to reuse
+    g.key(key)
+    assert g.cur == 3 and g.b.n == 4  # the key handled: the cursor moved, nothing played
+
+
+def test_a_poll_that_never_stops_changes_no_search(game: Any) -> None:
+    fw.load()
+    import cmboard
+    import cmmoves
+    import cmsearch
+
+    # Same move, score and depth reached; the same node count without a budget (with one,
+    # the dropped last iteration stops at another count).
+    for moves in ("", "4453", "444433"):
+        for depth, budget in ((8, 1024), (8, 640), (4, 256), (5, 0)):
+            out = []
+            for poll in (None, lambda nodes: False):
+                b = cmboard.Board(7, 6, 4, 1)
+                cmmoves.play_moves(b, moves)
+                s = cmsearch.Search(b, TT, 8)
+                s.poll = poll
+                out.append((s.go(depth, budget), s.score, s.depth, budget or s.nodes))
+            assert out[0] == out[1]
+
+
+def test_microbit_builds_have_no_pondering() -> None:
+    for name in ("microbit", "microbit-v2"):
+        p = deploy.plan(deploy.BOARDS[name])
+        assert "cmponder.py" not in [it.name for it in p.items]
+        text = b"".join(it.data for it in p.items)
+        assert b"ponder" not in text.lower() and b".poll" not in text
+    p = deploy.plan(deploy.BOARDS["pico-max7219"])
+    assert "cmponder.py" in [it.name for it in p.items]
+
+
+@pytest.mark.parametrize("seed", range(1, 21))
+def test_a_game_with_pondering_plays_the_moves_of_one_without(game: Any, seed: int) -> None:
+    # The same human moves (seeded), the cursor on the column the human then drops in about
+    # 70% of the time, some ponderings cut by a key: the device plays the same moves as
+    # without pondering, each the move a search with a fresh table gives for its position
+    # (a function of the position), and some replies search no node after the drop.
+    import random
+
+    import cmboard
+    import cmsearch
+
+    g = game
+    games = []
+    for ponder in (True, False):
+        rnd = random.Random(seed)
+        runs = start(g, "", TT)
+        seen = [0]
+        if ponder:
+            poll = g.pd.poll
+            g.pd.poll = lambda nodes: seen.append(nodes) or poll(nodes)
+        else:
+            g.pd = None
+        reused = 0
+        while g.st == 1:
+            legal = [c for c in range(7) if g.b.can_play(c)]
+            c = rnd.choice(legal)
+            g.cur = c if rnd.random() < 0.7 else rnd.choice(legal)
+            cut = rnd.choice([0, 0, 0, 1, 200, 600])  # a key at this node count, 0: none
+            if ponder:
+                seen[-1] = 0
+                k = g.pd.run(g, lambda: "?" if cut and seen[-1] >= cut else None)
+                assert k in (None, "?")
+            n = g.b.n
+            before = len(runs)
+            g.key(str(c + 1))
+            reused += g.b.n == n + 2 and len(runs) == before  # replied without a search
+        games.append((bytes(g.b.hist[:g.b.n]), reused))
+    assert games[0][0] == games[1][0]
+    assert games[0][1] > 0 and games[1][1] == 0
+    hist = games[0][0]
+    L = g.LEVELS[-3:]
+    for n in range(1, len(hist), 2):
+        b = cmboard.Board(7, 6, 4, 1)
+        for c in hist[:n]:
+            b.play(c)
+        assert cmsearch.Search(b, TT, 8).go(L[0], L[1]) == hist[n]
+
+
+@pytest.mark.parametrize("interp", ["cpython", "mpy-wasm", "mpy-unix"])
+def test_table_clear(interp: str, request: pytest.FixtureRequest) -> None:
+    # cmtt.clear() by doubling copies through a memoryview empties every slot of tables of
+    # any size (the Pico's MicroPython, as these, assigns memoryview slices).
+    mpy = request.getfixturevalue(interp.replace("-", "_"))
+    code = """import cmtt
+out = []
+for n in (0, 8, 16, 24, 1024, 8 * 1237):
+    t = cmtt.TT(n)
+    for i in range(len(t.t)):
+        t.t[i] = 255
+    t.clear()
+    out.append(len(t.t) == n and not any(t.t))
+print(all(out), len(out))
+"""
+    assert mpy.run(code, files=["cmtt"]).split() == ["True", "6"]
+
+
+def test_main_loop_ponders_and_plays_the_pondered_reply(
+        game: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # main.py itself on CPython (its boot, then the guarded loop), keys from a script: the
+    # top level, the human first; with no key the loop ponders the drop under the cursor
+    # (column 4) to its end, then the drop there is answered with the pondered move, the one
+    # a fresh search gives, and the game's search does not run. Ctrl-C (KeyboardInterrupt)
+    # ends the loop, as on a board.
+    import shutil
+
+    import cmboard
+    import cmhw
+    import cmsearch
+    import utime
+
+    g = game
+    shutil.copy(fw.firmware_dir() / "cmmain.py", tmp_path / "cmmain.py")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(utime, "sleep_ms", lambda ms: None)
+    script = list("rrrrd") + [None] * 3 + ["d"]
+    log: list[Any] = []  # ('key', k, pondered position) and ('go', pondering?)
+
+    def key() -> Any:
+        if g.pd and g.pd.key:
+            return None  # a poll during pondering: the script's keys come between steps
+        if not script:
+            raise KeyboardInterrupt
+        k = script.pop(0)
+        log.append(("key", k, g.pd.pos if g.pd else None))
+        return k
+
+    go = cmsearch.Search.go
+
+    def counted(self: Any, *a: Any) -> int:
+        log.append(("go", self is g.pd.s))
+        return go(self, *a)
+
+    monkeypatch.setattr(cmsearch.Search, "go", counted)
+    import cmlines
+    import cmsave
+
+    # what cmmain frees, put back after (as fw.boot does)
+    kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}
+    inits = [(c, c.__init__) for c in (cmboard.Board, cmsearch.Search)]
+    monkeypatch.setattr(cmhw, "setup", lambda: (Disp(), key, 7, 6, TT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            exec((fw.firmware_dir() / "main.py").read_text(), {"__name__": "__main__"})
+    finally:
+        for m, saved in kept.items():
+            vars(m).update(saved)
+        for c, init in inits:
+            c.__init__ = init
+    assert g.lv == len(g.LEVELS) // 3 - 1 and g.b.n == 2 and g.b.hist[0] == 3
+    drop = log.index(("key", "d", b"\x03h"))  # the drop, with column 4 pondered to its end
+    assert ("go", True) in log[:drop]  # pondered by the loop, with no key
+    assert ("go", False) not in log  # the game's own search never ran: the reply was pondered
+    b = cmboard.Board(7, 6, 4, 1)
+    b.play(3)
+    L = g.LEVELS[-3:]
+    assert cmsearch.Search(b, TT, 8).go(L[0], L[1]) == g.b.hist[1]
+    assert "B 7x6 lv=5 you=1 moves=4" in capsys.readouterr().out
