@@ -522,3 +522,101 @@ def test_a_garbled_command_is_sent_again() -> None:
     assert [c[:5] for c in t.sent] == ["write", "try:\n", "write", "try:\n", "write"]
     with pytest.raises(deploy.DeployError, match="board lost"):
         deploy.Device(T(0, 3), "p")._write_chunks(deploy.Item("a.py", b"x", REPO), 48, "w", None)
+
+
+class FakePico:
+    """An mpremote transport to a Pico that is not there: it answers deploy's identification
+    (MicroPython 1.9.2, so source files, its unique id, the files on it), keeps each file's
+    size for the verification, and records the reset."""
+
+    def __init__(self, uid: str, files: tuple[str, ...] = ()) -> None:
+        self.uid = uid
+        self.files = {f: 1 for f in files}
+        self.reset = False
+        self.serial = self
+
+    def enter_raw_repl(self, soft_reset: bool = True) -> None:
+        pass
+
+    def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
+        if code == deploy._IDENTIFY:
+            info = ("rp2", (1, 9, 2), None, ("rp2", "", "", "", "Pico"), 0, list(self.files),
+                    self.uid)
+            return repr(info).encode(), b""
+        wrote = re.match(r"f=open\(('[^']+'),'wb'\)\nf\.write\((b.+)\)\nf\.close\(\)$", code,
+                         re.S)
+        if wrote:
+            self.files[eval(wrote[1])] = len(eval(wrote[2]))
+        copied = re.match(r"f=open\('(main.py)','wb'\)\ng=open\('([^']+)'", code)
+        if copied:  # main.py from its scratch copy
+            self.files[copied[1]] = self.files[copied[2]]
+        removed = re.match(r"_rm\('([^']+)'\)$", code)
+        if removed:
+            self.files.pop(removed[1], None)
+        stat = re.search(r"os\.stat\('([^']+)'\)", code)
+        return (b"%d" % self.files[stat[1]] if stat else b""), b""
+
+    def fs_writefile(self, name: str, data: bytes, chunk_size: int = 0,
+                     progress_callback: Any = None) -> None:
+        self.files[name] = len(data)
+
+    def exit_raw_repl(self) -> None:
+        pass
+
+    def write(self, data: bytes) -> None:
+        self.reset = data == b"\x04"
+
+    def close(self) -> None:
+        pass
+
+
+def pico_deploy(board: str, t: FakePico, dry_run: bool = False) -> tuple[str, list[str]]:
+    """(the build deploy chose for the fake Pico, the lines it printed)."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    p = deploy.deploy(port="fake", board=board, dry_run=dry_run, open_transport=lambda _: t,
+                      console=Console(file=out, width=200))
+    return p.board.name, out.getvalue().splitlines()
+
+
+def test_pico_display_is_remembered_per_board(tmp_path: Any, monkeypatch: Any) -> None:
+    # A Pico's display cannot be probed (write-only SPI/NeoPixel pins): a deploy with no
+    # --board goes by the driver on the board, else the last choice kept for the board's
+    # unique id in the host's config file, else the MAX7219 with a note; never an error.
+    config = tmp_path / "boards.json"
+    monkeypatch.setenv("CONNECTM_CONFIG", str(config))
+    name, lines = pico_deploy("auto", FakePico("e66038b7137a2c2e"), dry_run=True)
+    assert name == "pico-max7219" and not config.exists()
+    assert "display: no display driver on the board and no choice kept for it: the MAX7219 " \
+        "(for a NeoPixel matrix: --board pico-neopixel)" in lines
+    t = FakePico("e66038b7137a2c2e")
+    assert pico_deploy("pico-neopixel", t)[0] == "pico-neopixel" and t.reset
+    assert "drv_neopixel.py" in t.files and "drv_max7219.py" not in t.files
+    assert json.loads(config.read_text()) == {"e66038b7137a2c2e": "pico-neopixel"}
+    # the same board wiped (no files): the choice kept for it; another board: the default
+    name, lines = pico_deploy("auto", FakePico("e66038b7137a2c2e"), dry_run=True)
+    assert name == "pico-neopixel"
+    assert "display: the last choice for this board (e66038b7137a2c2e, %s)" % config in lines
+    assert pico_deploy("auto", FakePico("0123456789abcdef"), dry_run=True)[0] == "pico-max7219"
+    # the driver on the board comes first (an earlier deploy's, whatever the file says)
+    name, lines = pico_deploy("auto", FakePico("e66038b7137a2c2e", ("drv_max7219.py",)), True)
+    assert name == "pico-max7219"
+    assert "display: its driver is on the board (drv_max7219)" in lines
+    # a board without machine.unique_id() (uid ""): nothing kept, nothing read
+    assert pico_deploy("pico-neopixel", FakePico(""))[0] == "pico-neopixel"
+    assert pico_deploy("auto", FakePico(""), dry_run=True)[0] == "pico-max7219"
+    assert json.loads(config.read_text()) == {"e66038b7137a2c2e": "pico-neopixel"}
+
+
+def test_unreadable_config_is_only_a_missing_hint(tmp_path: Any, monkeypatch: Any) -> None:
+    config = tmp_path / "boards.json"
+    config.write_text("{not json")
+    monkeypatch.setenv("CONNECTM_CONFIG", str(config))
+    assert deploy.remembered() == {}
+    assert pico_deploy("auto", FakePico("ab"), dry_run=True)[0] == "pico-max7219"
+    t = FakePico("ab")
+    pico_deploy("pico-neopixel", t)
+    assert deploy.remembered() == {"ab": "pico-neopixel"}

@@ -103,6 +103,7 @@ class DeviceInfo:
     uname: tuple[str, ...]
     microbit: bool
     files: list[str] = field(default_factory=list)
+    uid: str = ""  # machine.unique_id() in hex (not asked of a micro:bit); "": none
 
     def describe(self) -> str:
         machine = self.uname[4] if len(self.uname) > 4 else self.platform
@@ -529,8 +530,16 @@ try:
     mb = 1
 except ImportError:
     mb = 0
+uid = ''
+if not mb:
+    try:
+        import machine, ubinascii
+        uid = ubinascii.hexlify(machine.unique_id()).decode()
+    except Exception:
+        pass
 print(repr((sys.platform, tuple(sys.implementation.version),
-            getattr(sys.implementation, '_mpy', None), tuple(os.uname()), mb, os.listdir())))
+            getattr(sys.implementation, '_mpy', None), tuple(os.uname()), mb, os.listdir(),
+            uid)))
 """
 
 
@@ -575,10 +584,11 @@ class Device:
     def identify(self) -> DeviceInfo:
         out = self.exec(_IDENTIFY, "identification")
         try:
-            plat, ver, mpy, uname, mb, files = ast.literal_eval(out.splitlines()[-1])
+            plat, ver, mpy, uname, mb, files, uid = ast.literal_eval(out.splitlines()[-1])
         except (ValueError, SyntaxError, IndexError):
             raise DeployError("unexpected answer from %s: %r" % (self.port, out[:80])) from None
-        self.info = DeviceInfo(str(plat), tuple(ver), mpy, tuple(uname), bool(mb), list(files))
+        self.info = DeviceInfo(str(plat), tuple(ver), mpy, tuple(uname), bool(mb), list(files),
+                               str(uid))
         return self.info
 
     def size(self, name: str) -> int:
@@ -687,19 +697,67 @@ def detect_board(info: DeviceInfo, wanted: str) -> BoardSpec:
     if wanted == "microbit":
         raise DeployError("--board microbit, but the board is %s" % info.describe())
     if info.platform == "rp2":
-        present = {f.rsplit(".", 1)[0] for f in info.files}
-        guess = [b for b in BOARDS.values() if b.name.startswith("pico")
-                 and present.intersection(b.drivers)]
-        if len(guess) == 1:
-            return guess[0]
-        raise DeployError(
-            "found a Pico (%s): say which display it drives with --board pico-max7219 or "
-            "--board pico-neopixel" % info.describe()
-        )
+        return pico_display(info)[0]
     raise DeployError(
         "unsupported board %s: pass --board microbit-v1|microbit-v2|pico-max7219|pico-neopixel"
         % info.describe()
     )
+
+
+# A Pico's display cannot be asked: a MAX7219 and a NeoPixel strip are write-only (no data
+# comes back on their pins), so deploy goes by what it knows, in this order: the driver an
+# earlier deploy left on the board, the last choice for this board (its machine.unique_id()),
+# kept on the host in config_path(), and else the MAX7219 (cmhw's default), with a note.
+def config_path() -> Path:
+    """The host's file of the last Pico display per board: $CONNECTM_CONFIG, else
+    connectm/boards.json in the user's config folder."""
+    if os.environ.get("CONNECTM_CONFIG"):
+        return Path(os.environ["CONNECTM_CONFIG"])
+    base = os.environ.get("XDG_CONFIG_HOME") or os.environ.get("APPDATA") or \
+        str(Path.home() / ".config")
+    return Path(base) / "connectm" / "boards.json"
+
+
+def remembered() -> dict[str, str]:
+    """Board uid -> board name; {} for a missing or unreadable file (it is only a hint)."""
+    import json
+
+    try:
+        data = json.loads(config_path().read_text())
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def remember(info: DeviceInfo, spec: BoardSpec) -> None:
+    """Keep the Pico's display for its next deploy (nothing without a uid; a file that
+    cannot be written is skipped: the choice can be given again)."""
+    import json
+
+    if not info.uid or spec.fixed:
+        return
+    known = remembered()
+    known[info.uid] = spec.name
+    path = config_path()
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(known, indent=1, sort_keys=True) + "\n")
+
+
+def pico_display(info: DeviceInfo) -> tuple[BoardSpec, str]:
+    """A Pico's build and why it was chosen (deploy prints the reason)."""
+    present = {f.rsplit(".", 1)[0] for f in info.files}
+    picos = [b for b in BOARDS.values() if b.name.startswith("pico")]
+    found = [b for b in picos if present.intersection(b.drivers)]
+    if len(found) == 1:
+        return found[0], "its driver is on the board (%s)" % found[0].drivers[0]
+    last = remembered().get(info.uid) if info.uid else None
+    if last in BOARDS and last in {b.name for b in picos}:
+        return BOARDS[last], "the last choice for this board (%s, %s)" % (info.uid,
+                                                                       config_path())
+    return BOARDS["pico-max7219"], ("no display driver on the board and no choice kept for "
+                                    "it: the MAX7219 (for a NeoPixel matrix: --board "
+                                    "pico-neopixel)")
 
 
 # -- the deploy ------------------------------------------------------------------------------
@@ -751,6 +809,8 @@ def deploy(
         info = dev.identify()
         spec = detect_board(info, board)
         con.print("found %s on %s: %s" % (spec.title, port, info.describe()))
+        if board == "auto" and not spec.fixed:
+            con.print("display: " + pico_display(info)[1])
         p = plan(spec, info)
         if dry_run:
             con.print("dry run: would copy")
@@ -795,6 +855,7 @@ def deploy(
                 done += len(item.data)
                 prog.update(total, completed=done)
             prog.update(total, description="copied, verified")
+        remember(info, spec)
         mods = heap_modules(p)
         if mods:
             # from a soft reset: the copy's own objects freed
