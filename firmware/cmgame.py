@@ -36,6 +36,8 @@ from cmlevels import LEVELS
 SOUND = const(1)
 # Pondering (cmponder): 0 in both micro:bit builds (connectm deploy). pd: cmponder.Ponder.
 PONDER = const(1)
+# A board with a table clears it before each reply (cpu); 0 in the v1 build (no table).
+FRESH = const(1)
 d = b = s = sv = None  # cmmain sets them (sv: when the board has a file system)
 if PONDER:
     pd = None
@@ -100,14 +102,13 @@ def cpu():
         if b.n < LEVELS[L + 2]:
             import cmsave
             c = cmsave.book(b)
-        if PONDER and c > 9:
-            # The search pondered for this very position (cmponder), else the search from an
-            # empty table, as the pondered one: the move stays a function of the position
-            # (a table kept from move to move would make it depend on the game's history).
-            if pd:
-                c = pd.reply(b, lv)
-            if c > 9 and s.tt:
-                s.tt.clear()
+        if PONDER and c > 9 and pd:
+            c = pd.reply(b, lv)  # the search pondered for this very position (cmponder)
+        if FRESH and c > 9 and s.tt:
+            # Every search from an empty table, as the pondered one: a table kept from move to
+            # move would make the move depend on the game's history, not the position (and
+            # the table's size: `connectm move --table`).
+            s.tt.clear()
         play(s.go(LEVELS[L], LEVELS[L + 1]) if c > 9 else c)
 
 

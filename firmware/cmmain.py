@@ -25,6 +25,8 @@ if g:  # (always true) one statement, compiled before the board and search take 
         g.pd = cmboard.Board(w, h, 4, tt > 0)
     cmlines.build = None  # the tables stay with the board
     g.s = cmsearch.Search(g.b, tt, g.LEVELS[-3])  # no deeper than the top level
+    if g.FRESH and g.s.tt:  # the table's bytes: `connectm move --table` (docs/serial.md)
+        print('T', len(g.s.tt.t))
     if g.PONDER:
         g.pd = cmponder.Ponder(g.pd, g.s)
     g.sv = cmsave.save

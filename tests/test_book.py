@@ -131,6 +131,26 @@ def test_move_below_the_book_is_the_levels_search(capsys: pytest.CaptureFixture[
     assert out.split() == want
 
 
+def test_move_with_a_table_is_a_search_from_an_empty_one(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # --table BYTES: a v2's or a Pico's reply, its table cleared before each (cmgame.FRESH):
+    # the same column whatever came before, as a fresh search with that table gives
+    depth, nodes, plies = levels.levels()[2]
+    positions = ["4453", "44", "4453", "", "4453"]
+    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3", "--table", "32768"],
+                         "\n".join(positions) + "\n", capsys, monkeypatch)
+    assert rc == 0
+    want = []
+    for moves in positions:
+        b = cmboard.Board(7, 6, 4)
+        cmmoves.play_moves(b, moves)
+        want.append(str(cmsearch.Search(b, 32768, depth).go(depth, nodes) + 1))
+    assert out.split() == want
+    rc, out, err = run_cli(["move", "--size", "7x6", "--table", "100"], "44\n", capsys,
+                           monkeypatch)
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "multiple of 8" in err
+
+
 @pytest.mark.parametrize("stdin,where", [("3\n39\n1\n", "line 2"), ("3\n1111111\n", "line 2"),
                                          ("1212121\n", "line 1")])
 def test_move_bad_line(stdin: str, where: str, capsys: pytest.CaptureFixture[str],

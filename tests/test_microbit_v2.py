@@ -197,6 +197,16 @@ def logo(ms):
 def game():
     while g.st == 1:
         g.key(str(1 + min(c for c in range(5) if g.b.can_play(c))))
+def used():
+    return sum(1 for i in range(4, len(g.s.tt.t), 8) if g.s.tt.t[i])
+most = [0, 0]  # the slots in use before any search (0: cleared), after a search (at most)
+go = g.s.go
+def counted(*a):
+    most[0] = max(most[0], used())
+    r = go(*a)
+    most[1] = max(most[1], used())
+    return r
+g.s.go = counted
 print('table', g.s.tt is not None and len(g.s.tt.t))
 for k in 'rrrr':  # the top level: a deep search, which fills the table
     g.key(k)
@@ -208,7 +218,7 @@ del music._calls[:]
 print('tap', logo(50), g.st)
 game()
 print('calls', music._calls)
-print('used', sum(1 for i in range(4, len(g.s.tt.t), 8) if g.s.tt.t[i]))
+print('used', most[0], most[1])
 print('hold', logo(1500), music._calls[-1:])
 del music._calls[:]
 print('tap', logo(10), g.st)
@@ -226,8 +236,9 @@ def test_v2_game_with_logo_and_sounds(cpython: harness.CPython, tmp_path: Path) 
         (tmp_path / item.name).write_bytes(item.data)
     files = [tmp_path / i.name for i in plan.items if i.name != "main.py"]
     out = cpython.run(GAME, files=files, fakes=True)
-    # (B: a move, L: a level chosen, R: a game's result; docs/serial.md)
-    lines = [ln for ln in out.splitlines() if not ln.startswith(("B ", "L ", "R "))]
+    # (B: a move, L: a level chosen, R: a game's result, T: the table's bytes; docs/serial.md)
+    assert out.splitlines()[0] == "T %d" % deploy.V2_TT
+    lines = [ln for ln in out.splitlines() if not ln.startswith(("B ", "L ", "R ", "T "))]
     assert lines[0] == "table %d" % deploy.V2_TT
     assert lines[1] == "tap ['d'] 1"
     assert lines[2] == "calls 0"  # a whole game without a sound: off at boot
@@ -248,7 +259,8 @@ def test_v2_game_with_logo_and_sounds(cpython: harness.CPython, tmp_path: Path) 
         else [("g5:1", "d#5:1", "c5:1", "g4:1", "b4:2")]
     assert [tuple(t) for t in tunes] == want
     assert all(c[-2] is False for c in calls if c[0] != "stop")  # the game never waits
-    assert int(lines[6].split()[1]) > 100  # table slots filled
+    before, after = map(int, lines[6].split()[1:])
+    assert before == 0 and after > 100  # each reply from an empty table, which it fills
     assert lines[7].startswith("hold [] [('stop'")  # off again
     assert lines[8] == "tap ['d'] 1"
     assert lines[9] == "calls []"
@@ -311,3 +323,57 @@ def test_detect_unknown_microbit_and_wrong_board() -> None:
     pico = deploy.DeviceInfo("rp2", (1, 22, 0), 6, ("rp2", "", "", "", "Pico"), False)
     with pytest.raises(deploy.DeployError, match="--board microbit-v2, but the board is"):
         deploy.detect_board(pico, "microbit-v2")
+
+
+GAMES = """
+import microbit, music
+import cmsave
+cmsave.load = lambda: None
+cmsave.save = lambda t: None
+cmsave.BOOK = %r  # (the harness does not run in the files' folder)
+import cmmain
+g = cmmain.g
+x = %d
+for k in 'r' * %d:
+    g.key(k)
+for n in range(%d):
+    g.key('d')
+    while g.st == 1:
+        x = (x * 1103515245 + 12345) %% 2147483648  # the human: a seeded column with room
+        free = [c for c in range(5) if g.b.can_play(c)]
+        g.key(str(1 + free[(x >> 16) %% len(free)]))
+"""
+
+
+@pytest.mark.parametrize("level", [3, 4])
+def test_v2_moves_are_the_hosts(cpython: harness.CPython, tmp_path: Path, level: int) -> None:
+    # The v2 build keeps a 32 KB table: each of its replies searches from an empty table
+    # (cmgame.FRESH), so `connectm move --table 32768` computes its every move; with no
+    # table (a v1's search) the host plays other moves in some of these positions.
+    from connectm import book
+
+    plan = deploy.plan(V2)
+    for item in plan.items:
+        (tmp_path / item.name).write_bytes(item.data)
+    files = [tmp_path / i.name for i in plan.items if i.name != "main.py"]
+    out = cpython.run(GAMES % (str(tmp_path / "data"), level, level - 1, 6), files=files,
+                      fakes=True)
+    assert out.splitlines()[0] == "T %d" % deploy.V2_TT  # the boot says its table
+    with_table = book.Player(5, 4, 4, level - 1, table=deploy.V2_TT)
+    no_table = book.Player(5, 4, 4, level - 1)
+    searched = differ = 0
+    for m in re.finditer(r"B 5x4 lv=(\d) you=(\d) moves=(\d+) ", out):
+        assert int(m.group(1)) == level
+        moves = m.group(3)
+        if 2 - len(moves) % 2 == int(m.group(2)):
+            continue  # the human's move
+        for p in (with_table, no_table):
+            p.board.reset()
+            for c in moves[:-1]:
+                p.board.play(int(c) - 1)
+        assert with_table.move() + 1 == int(moves[-1]), moves
+        searched += len(moves) - 1 >= with_table.board.n  # (always: counts the replies)
+        differ += no_table.move() != with_table.move()
+    print("level %d: %d replies equal the host's with the table, %d differ without"
+          % (level, searched, differ))
+    assert searched >= 20 and differ > 0

@@ -90,13 +90,20 @@ class Player:
     m: int
     level: int  # 0-based (connectm.levels)
     book_file: Path | None = None  # the level's book (None: the project's, book_path)
+    table: int = 0  # the search's table in bytes: 0 on a micro:bit v1, a v2's 32 KB, a Pico's
 
     def __post_init__(self) -> None:
         if not 0 <= self.level < levels.count():
             raise ValueError("level must be 1..%d" % levels.count())
+        if self.table < 0 or self.table % 8:
+            raise ValueError("the table's bytes must be a multiple of 8 (0: none), not %d"
+                             % self.table)
         self.board = cmboard.Board(self.w, self.h, self.m)  # keys: the solver's table
-        # The device's search: no table on a micro:bit, the per-ply arrays of cmmain.
-        self.search = cmsearch.Search(self.board, 0, levels.levels()[-1][0])
+        if self.table:
+            fw.load()  # the firmware first on sys.path: cmsearch imports cmtt for a table
+        # The device's search, the per-ply arrays of cmmain; with a table, cmgame.cpu()
+        # clears it before each reply, as on the board.
+        self.search = cmsearch.Search(self.board, self.table, levels.levels()[-1][0])
         self.book = self.book_file or book_path(self.w, self.h, self.m)
 
     def move(self) -> int:

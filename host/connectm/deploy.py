@@ -256,12 +256,12 @@ def add_native(name: str, text: str) -> str:
     return text
 
 
-# The switches of cmsearch (TT, LEAVES, SEED, CLOCK) and cmboard (KEYS): at 0 the
-# compiler drops their code. And drv_microbit's LOGO and SOUND, cmgame's SOUND, for a
+# The switches of cmsearch (TT, LEAVES, SEED, CLOCK), cmboard (KEYS) and cmgame (FRESH):
+# at 0 the compiler drops their code. And drv_microbit's LOGO and SOUND, cmgame's SOUND, for a
 # micro:bit v1 (no touch logo, no speaker), and main.py's GUARD (the game loop's exception
 # handling: the v1's boot has no room for its code); cmhw's MB_TT, the table's bytes, for
 # a v2.
-NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK) ?= ?const\(1\)")
+NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK|FRESH) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
 NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD) ?= ?const\(1\)")
 MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
@@ -371,8 +371,10 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
                               + (" with keys" if board.v2 else "")))
             continue
         if board.strip:
-            items.append(Item(src.name, strip_source(unswitched(src.read_text(), "PONDER"))
-                              .encode(), src, "stripped"))
+            text = unswitched(src.read_text(), "PONDER")
+            if not board.v2:  # (no table on a v1: cmgame's FRESH blocks go too)
+                text = unswitched(text, "FRESH")
+            items.append(Item(src.name, strip_source(text).encode(), src, "stripped"))
             continue
         text = src.read_text()
         notes_of = []

@@ -66,5 +66,5 @@ def device_info(where: Path) -> deploy.DeviceInfo:
     port's os has no uname())."""
     code = deploy._IDENTIFY.replace("tuple(os.uname())", "('linux',)")
     assert code != deploy._IDENTIFY
-    plat, ver, mpy, uname, mb, _ = ast.literal_eval(run(code, where).split("\n")[-2])
-    return deploy.DeviceInfo(plat, tuple(ver), mpy, tuple(uname), bool(mb))
+    plat, ver, mpy, uname, mb, _, uid = ast.literal_eval(run(code, where).split("\n")[-2])
+    return deploy.DeviceInfo(plat, tuple(ver), mpy, tuple(uname), bool(mb), uid=uid)
