@@ -10,6 +10,8 @@ from typing import Any, Iterator
 
 import pytest
 
+import harness
+
 from connectm import deploy, fw
 
 TT = 32768
@@ -289,3 +291,20 @@ def test_main_loop_ponders_and_plays_the_pondered_reply(
     L = g.LEVELS[-3:]
     assert cmsearch.Search(b, TT, 8).go(L[0], L[1]) == g.b.hist[1]
     assert "B 7x6 lv=5 you=1 moves=4" in capsys.readouterr().out
+
+
+def test_ponder_bench_counts_each_reply_once() -> None:
+    # tools/ponder_bench.py: the same replies with and without pondering (it changes no
+    # move); a human resting a second on the column waits for no node, one dropping at once
+    # waits as without pondering unless the cursor stayed where it was pondered
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "ponder_bench", harness.REPO / "tools" / "ponder_bench.py")
+    bench = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(bench)  # type: ignore[union-attr]
+    plain = bench.play(3, 1.0, False)
+    assert len(plain) > 3 and all(plain)
+    assert bench.play(3, 1.0, True) == [0] * len(plain)
+    quick = bench.play(3, 0.0, True)
+    assert len(quick) == len(plain) and all(q in (0, p) for q, p in zip(quick, plain))
