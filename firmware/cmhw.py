@@ -14,6 +14,10 @@ BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
 # text, the compiling of cmmain's last statements (a board given source), the serial `?`
 # check, and heap fragments (cmsearch halves the table if no block holds it).
 RESERVE = 24576
+# A board with a table (a Pico, a micro:bit v2) plays its top level to this depth and node
+# budget, not cmlevels': 10,240 nodes are ~3 s at an emulated Pico's ~3,400 nodes/s with its
+# table (README "Raspberry Pi Pico"). (On 5x4 the top level plays from the book: no search.)
+TOP = (20, 10240)
 # The micro:bit's table: none on the v1 (no room); connectm deploy's v2 build sets the
 # bytes (deploy.V2_TT) for its 64 KB heap.
 MB_TT = const(0)

@@ -131,13 +131,18 @@ def test_move_below_the_book_is_the_levels_search(capsys: pytest.CaptureFixture[
     assert out.split() == want
 
 
-def test_move_with_a_table_is_a_search_from_an_empty_one(capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("level", ["3", "top"])
+def test_move_with_a_table_is_a_search_from_an_empty_one(level: str,
+                                                        capsys: pytest.CaptureFixture[str],
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # --table BYTES: a v2's or a Pico's reply, its table cleared before each (cmgame.FRESH):
-    # the same column whatever came before, as a fresh search with that table gives
-    depth, nodes, plies = levels.levels()[2]
+    # the same column whatever came before, as a fresh search with that table gives; the
+    # top level searches to cmhw.TOP's depth and nodes on such a board
+    import cmhw
+
+    depth, nodes, plies = levels.levels()[2] if level == "3" else cmhw.TOP + (99,)
     positions = ["4453", "44", "4453", "", "4453"]
-    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3", "--table", "32768"],
+    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", level, "--table", "32768"],
                          "\n".join(positions) + "\n", capsys, monkeypatch)
     assert rc == 0
     want = []

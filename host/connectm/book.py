@@ -99,11 +99,17 @@ class Player:
             raise ValueError("the table's bytes must be a multiple of 8 (0: none), not %d"
                              % self.table)
         self.board = cmboard.Board(self.w, self.h, self.m)  # keys: the solver's table
+        # The levels as cmmain gives them: a board with a table plays its top level to
+        # cmhw.TOP's depth and nodes.
+        self.levels = cmgame.LEVELS
         if self.table:
             fw.load()  # the firmware first on sys.path: cmsearch imports cmtt for a table
+            import cmhw
+
+            self.levels = self.levels[:-3] + cmhw.TOP + self.levels[-1:]
         # The device's search, the per-ply arrays of cmmain; with a table, cmgame.cpu()
         # clears it before each reply, as on the board.
-        self.search = cmsearch.Search(self.board, self.table, levels.levels()[-1][0])
+        self.search = cmsearch.Search(self.board, self.table, self.levels[-3])
         self.book = self.book_file or book_path(self.w, self.h, self.m)
 
     def move(self) -> int:
@@ -112,7 +118,8 @@ class Player:
         # cpu() as the device runs it, the computer to move, its play() recorded
         patch = [(cmgame, "b", self.board), (cmgame, "s", self.search), (cmgame, "lv", self.level),
                  (cmgame, "d", Quiet()), (cmgame, "st", 1), (cmgame, "hp", 2 - (self.board.n & 1)),
-                 (cmgame, "play", played.append), (cmsave, "BOOK", str(self.book))]
+                 (cmgame, "play", played.append), (cmsave, "BOOK", str(self.book)),
+                 (cmgame, "LEVELS", self.levels)]
         saved = [(m, x, getattr(m, x)) for m, x, _ in patch]
         for m, x, v in patch:
             setattr(m, x, v)

@@ -12,6 +12,8 @@ Specs for the command line (``parse_spec`` / ``make_player``)::
                     device plays it (cmgame.cpu, its book)
     random          uniform legal move                      greedy       win, block, centre
     mc:N            Monte-Carlo, N random playouts per legal move
+    pico            the top level as a Pico plays it: its table (PICO_TABLE bytes), cmhw.TOP
+    wasp[:D]        the wasp-os watch's AI, easyai[:D] easyAI's Negamax (connectm.rivals)
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import cmsearch  # noqa: E402
 
 Board = Any  # cmboard.Board (firmware: untyped)
 TT_BYTES = 1 << 16
+PICO_TABLE = 195 * 1024  # a Pico's table from its free heap (README "Raspberry Pi Pico")
 
 
 class Player(Protocol):
@@ -94,8 +97,8 @@ class Level:
     board size has one, then its node-limited search), through connectm.book.Player. The
     move is a function of the position: the seed plays no part."""
 
-    def __init__(self, level: int, name: str = "") -> None:
-        self.level = level
+    def __init__(self, level: int, name: str = "", table: int = 0) -> None:
+        self.level, self.table = level, table  # table: the board's (book.Player)
         self.name = name or "level:%d" % (level + 1)
         self.players: dict[tuple[int, int, int], Any] = {}
 
@@ -104,7 +107,7 @@ class Level:
 
         size = (board.w, board.h, board.m)
         if size not in self.players:
-            self.players[size] = book.Player(*size, self.level)
+            self.players[size] = book.Player(*size, self.level, table=self.table)
         p = self.players[size]
         p.board.reset()
         for i in range(board.n):
@@ -212,7 +215,7 @@ class Perfect:
             [c for c in board.order if scores.get(c) == best])
 
 
-KINDS = ("engine", "level", "random", "greedy", "mc", "perfect")
+KINDS = ("engine", "level", "random", "greedy", "mc", "perfect", "pico", "wasp", "easyai")
 
 
 def parse_spec(spec: str) -> tuple[str, list[int]]:
@@ -224,10 +227,11 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
     except ValueError:
         raise ValueError("bad player %r: arguments must be integers" % spec) from None
     nargs = {"engine": (1, 2), "level": (1, 1), "mc": (0, 1), "random": (0, 0),
-             "greedy": (0, 0), "perfect": (0, 0)}
+             "greedy": (0, 0), "perfect": (0, 0), "pico": (0, 0), "wasp": (0, 1),
+             "easyai": (0, 1)}
     if kind not in nargs:
         raise ValueError("bad player %r: expected one of engine:D[:MS], level:L, random, "
-                         "greedy, mc[:N], perfect" % spec)
+                         "greedy, mc[:N], perfect, pico, wasp[:D], easyai[:D]" % spec)
     lo, hi = nargs[kind]
     if not lo <= len(nums) <= hi:
         raise ValueError("bad player %r: %s takes %d to %d ':' arguments" % (spec, kind, lo, hi))
@@ -237,6 +241,10 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
         raise ValueError("bad player %r: levels are 1..%d" % (spec, levels.count()))
     if kind == "mc" and nums and nums[0] < 1:
         raise ValueError("bad player %r: playouts must be >= 1" % spec)
+    if kind == "wasp" and nums and not 1 <= nums[0] <= 7:
+        raise ValueError("bad player %r: the watch's depths are 1..7" % spec)
+    if kind == "easyai" and nums and nums[0] < 1:
+        raise ValueError("bad player %r: depth must be >= 1" % spec)
     return kind, nums
 
 
@@ -262,6 +270,15 @@ def make_player(spec: str, seed: int = 0) -> Player:
         p = MonteCarlo(nums[0] if nums else 200, seed)
         p.name = name
         return p
+    if kind == "pico":
+        return Level(levels.count() - 1, name, table=PICO_TABLE)
+    if kind in ("wasp", "easyai"):
+        from connectm import rivals
+
+        r: Player = (rivals.Wasp(nums[0] if nums else 7, seed) if kind == "wasp"
+                     else rivals.EasyAI(nums[0] if nums else 6, seed))
+        r.name = name
+        return r
     return Perfect(seed)
 
 
