@@ -208,7 +208,7 @@ def test_a_game_with_pondering_plays_the_moves_of_one_without(game: Any, seed: i
         b = cmboard.Board(7, 6, 4, 1)
         for c in hist[:n]:
             b.play(c)
-        assert cmsearch.Search(b, TT, 8).go(L[0], L[1]) == hist[n]
+        assert cmsearch.Search(b, TT, L[0]).go(L[0], L[1]) == hist[n]
 
 
 @pytest.mark.parametrize("interp", ["cpython", "mpy-wasm", "mpy-unix"])
@@ -289,22 +289,23 @@ def test_main_loop_ponders_and_plays_the_pondered_reply(
     b = cmboard.Board(7, 6, 4, 1)
     b.play(3)
     L = g.LEVELS[-3:]
-    assert cmsearch.Search(b, TT, 8).go(L[0], L[1]) == g.b.hist[1]
+    assert cmsearch.Search(b, TT, L[0]).go(L[0], L[1]) == g.b.hist[1]
     assert "B 7x6 lv=5 you=1 moves=4" in capsys.readouterr().out
 
 
 def test_ponder_bench_counts_each_reply_once() -> None:
     # tools/ponder_bench.py: the same replies with and without pondering (it changes no
-    # move); a human resting a second on the column waits for no node, one dropping at once
-    # waits as without pondering unless the cursor stayed where it was pondered
+    # move); a human resting 4 s on the column (more than the top level's ~3.1 s) waits for
+    # no node, one dropping at once waits as without pondering unless the cursor stayed
+    # where it was pondered
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
         "ponder_bench", harness.REPO / "tools" / "ponder_bench.py")
     bench = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(bench)  # type: ignore[union-attr]
-    plain = bench.play(3, 1.0, False)
+    plain = bench.play(3, 4.0, False)
     assert len(plain) > 3 and all(plain)
-    assert bench.play(3, 1.0, True) == [0] * len(plain)
+    assert bench.play(3, 4.0, True) == [0] * len(plain)
     quick = bench.play(3, 0.0, True)
     assert len(quick) == len(plain) and all(q in (0, p) for q, p in zip(quick, plain))

@@ -11,7 +11,8 @@ no search and is not counted (the game goes on with the search's move: the count
 positions such games reach); 7x6 has no book. Boards: the micro:bit v1 (5x4, no table), the
 Pico (7x6) without a table and with the one cmpico sizes from the free heap at boot
 (224,640 B: issue 19's emulated Pico reported 191,872 B free in a game with the old 32 KB
-table), kept from move to move as in the game. Node rates: issue 19's, in virtual time (the
+table), cleared before each search as in the game, the top level to cmhw.TOP's depth and
+nodes there (a board with a table). Node rates: issue 19's, in virtual time (the
 v1's game build ~650 nodes/s on QEMU; the emulated RP2040 ~5,300 without the table, ~3,400
 with it).
 """
@@ -37,6 +38,7 @@ def main(argv: list[str]) -> int:
     games = int(argv[0]) if argv else 20
     fw.load()
     import cmboard
+    import cmhw
     import cmlevels
     import cmpico
     import cmsearch
@@ -47,15 +49,19 @@ def main(argv: list[str]) -> int:
         tt = cmpico.table(PICO_FREE) if tt < 0 else tt
         for lv in range(len(L) // 3):
             depth, budget, plies = L[3 * lv:3 * lv + 3]
+            if tt and 3 * lv == len(L) - 3:
+                depth, budget = cmhw.TOP
             book = plies if (w, h) == (5, 4) else 0
             counts: list[int] = []
             for game in range(games):
                 rnd = random.Random(game)
                 b = cmboard.Board(w, h, 4, tt > 0)
-                s = cmsearch.Search(b, tt, L[-3])
+                s = cmsearch.Search(b, tt, max(L[-3], cmhw.TOP[0]))
                 while not b.over():
                     if (b.n & 1) == (game & 1):
                         searched = b.n >= book
+                        if s.tt:
+                            s.tt.clear()
                         s.go(depth, budget)
                         if searched:
                             counts.append(s.nodes)

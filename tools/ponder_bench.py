@@ -2,8 +2,9 @@
 
     .venv/bin/python tools/ponder_bench.py [GAMES]
 
-CPython, 7x6, the top level, the game's own code (cmgame, cmponder, cmsearch) with a Pico's
-table (195 KB, cleared before each reply as on the board). Time is virtual: search nodes at
+CPython, 7x6, the top level (cmhw.TOP, as on a board with a table), the game's own code
+(cmgame, cmponder, cmsearch) with a Pico's table (195 KB, cleared before each reply as on
+the board). Time is virtual: search nodes at
 the emulated Pico's ~3,400 nodes/s with the table (issue 19). The "human" of each game
 (seeded) picks a column (a depth-4 search, a random column one move in four), thinks
 THINK s with the cursor where it was, moves it one key per STEP s, rests REST s on the
@@ -29,7 +30,7 @@ from connectm.book import Quiet  # noqa: E402
 RATE = 3400  # nodes per second: the emulated Pico with its table
 TABLE = 195 * 1024  # bytes: a Pico's table from its free heap (README)
 THINK, STEP = 2.0, 0.3  # s: before the first key, between cursor keys
-RESTS = (0.0, 0.1, 0.25, 0.5, 1.0)  # s on the chosen column before the drop
+RESTS = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0)  # s on the chosen column before the drop
 
 
 class Dark(Quiet):
@@ -41,10 +42,14 @@ def play(game: int, rest: float, ponder: bool) -> list[int]:
     """One game; the nodes searched after each of the human's drops."""
     import cmboard
     import cmgame as g
+    import cmhw
+    import cmlevels
     import cmponder
     import cmsearch
 
-    top = len(g.LEVELS) // 3 - 1
+    L = cmlevels.LEVELS
+    g.LEVELS = L[:-3] + cmhw.TOP + L[-1:]  # as cmmain gives a board with a table
+    top = len(L) // 3 - 1
     b = cmboard.Board(7, 6, 4)
     g.b, g.d, g.sv, g.lv, g.st, g.hp, g.cur = b, Dark(), None, top, 1, 1 + (game & 1), 3
     g.s = s = cmsearch.Search(b, TABLE, g.LEVELS[3 * top])

@@ -101,7 +101,7 @@ class Player:
         self.board = cmboard.Board(self.w, self.h, self.m)  # keys: the solver's table
         # The levels as cmmain gives them: a board with a table plays its top level to
         # cmhw.TOP's depth and nodes.
-        self.levels = cmgame.LEVELS
+        self.levels = levels.levels_tuple()
         if self.table:
             fw.load()  # the firmware first on sys.path: cmsearch imports cmtt for a table
             import cmhw

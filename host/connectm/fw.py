@@ -138,8 +138,11 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
     import cmsave
     import cmsearch
 
+    import cmlevels
+
     kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}
     inits = [(c, c.__init__) for c in (cmboard.Board, cmsearch.Search)]
+    cmgame.LEVELS = cmlevels.LEVELS  # (a board with a table changed its top: cmhw.TOP)
     cmhw.setup = lambda: (disp, key, w, h, tt)
     cmsave.load = lambda: text
     try:

@@ -17,6 +17,11 @@ def levels() -> list[tuple[int, int, int]]:
     return [(L[i], L[i + 1], L[i + 2]) for i in range(0, len(L), 3)]
 
 
+def levels_tuple() -> tuple[int, ...]:
+    """cmlevels.LEVELS as the firmware has it (flat: depth, nodes, book plies of each)."""
+    return tuple(cmlevels.LEVELS)
+
+
 def count() -> int:
     return len(cmlevels.LEVELS) // 3
 
