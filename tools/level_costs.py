@@ -38,25 +38,23 @@ def main(argv: list[str]) -> int:
     games = int(argv[0]) if argv else 20
     fw.load()
     import cmboard
-    import cmhw
-    import cmlevels
     import cmpico
     import cmsearch
 
-    L = cmlevels.LEVELS
+    from connectm import levels
+
     print("board           level depth budget book  moves  mean nodes  max nodes  mean s   max s")
     for name, w, h, tt, rate in BOARDS:
         tt = cmpico.table(PICO_FREE) if tt < 0 else tt
+        L = levels.on_board(tt)
         for lv in range(len(L) // 3):
             depth, budget, plies = L[3 * lv:3 * lv + 3]
-            if tt and 3 * lv == len(L) - 3:
-                depth, budget = cmhw.TOP
             book = plies if (w, h) == (5, 4) else 0
             counts: list[int] = []
             for game in range(games):
                 rnd = random.Random(game)
                 b = cmboard.Board(w, h, 4, tt > 0)
-                s = cmsearch.Search(b, tt, max(L[-3], cmhw.TOP[0]))
+                s = cmsearch.Search(b, tt, L[-3])
                 while not b.over():
                     if (b.n & 1) == (game & 1):
                         searched = b.n >= book

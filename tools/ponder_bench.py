@@ -42,14 +42,13 @@ def play(game: int, rest: float, ponder: bool) -> list[int]:
     """One game; the nodes searched after each of the human's drops."""
     import cmboard
     import cmgame as g
-    import cmhw
-    import cmlevels
     import cmponder
     import cmsearch
 
-    L = cmlevels.LEVELS
-    g.LEVELS = L[:-3] + cmhw.TOP + L[-1:]  # as cmmain gives a board with a table
-    top = len(L) // 3 - 1
+    from connectm import levels
+
+    g.LEVELS = levels.on_board(TABLE)  # as cmmain gives them to a board with a table
+    top = len(g.LEVELS) // 3 - 1
     b = cmboard.Board(7, 6, 4)
     g.b, g.d, g.sv, g.lv, g.st, g.hp, g.cur = b, Dark(), None, top, 1, 1 + (game & 1), 3
     g.s = s = cmsearch.Search(b, TABLE, g.LEVELS[3 * top])

@@ -99,14 +99,9 @@ class Player:
             raise ValueError("the table's bytes must be a multiple of 8 (0: none), not %d"
                              % self.table)
         self.board = cmboard.Board(self.w, self.h, self.m)  # keys: the solver's table
-        # The levels as cmmain gives them: a board with a table plays its top level to
-        # cmhw.TOP's depth and nodes.
-        self.levels = levels.levels_tuple()
         if self.table:
             fw.load()  # the firmware first on sys.path: cmsearch imports cmtt for a table
-            import cmhw
-
-            self.levels = self.levels[:-3] + cmhw.TOP + self.levels[-1:]
+        self.levels = levels.on_board(self.table)
         # The device's search, the per-ply arrays of cmmain; with a table, cmgame.cpu()
         # clears it before each reply, as on the board.
         self.search = cmsearch.Search(self.board, self.table, self.levels[-3])

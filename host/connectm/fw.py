@@ -135,10 +135,9 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
     import cmgame
     import cmhw
     import cmlines
+    import cmlevels
     import cmsave
     import cmsearch
-
-    import cmlevels
 
     kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}
     inits = [(c, c.__init__) for c in (cmboard.Board, cmsearch.Search)]

@@ -17,9 +17,15 @@ def levels() -> list[tuple[int, int, int]]:
     return [(L[i], L[i + 1], L[i + 2]) for i in range(0, len(L), 3)]
 
 
-def levels_tuple() -> tuple[int, ...]:
-    """cmlevels.LEVELS as the firmware has it (flat: depth, nodes, book plies of each)."""
-    return tuple(cmlevels.LEVELS)
+def on_board(table: int) -> tuple[int, ...]:
+    """cmlevels.LEVELS (flat: depth, nodes, book plies of each) as cmmain gives them to a
+    board: one with a table (bytes > 0) plays its top level to cmhw.TOP's depth and nodes."""
+    L = tuple(cmlevels.LEVELS)
+    if not table:
+        return L
+    import cmhw
+
+    return L[:-3] + tuple(cmhw.TOP) + L[-1:]
 
 
 def count() -> int:
