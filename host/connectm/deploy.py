@@ -525,6 +525,12 @@ def enter_raw_repl(t: Any, port: str, reset: bool = False) -> None:
     )
 
 
+def identity(line: str) -> DeviceInfo:
+    """_IDENTIFY's printed line as a DeviceInfo (ValueError, SyntaxError: not that line)."""
+    plat, ver, mpy, uname, mb, files, uid = ast.literal_eval(line)
+    return DeviceInfo(str(plat), tuple(ver), mpy, tuple(uname), bool(mb), list(files), str(uid))
+
+
 _IDENTIFY = """\
 import sys, os
 try:
@@ -586,11 +592,9 @@ class Device:
     def identify(self) -> DeviceInfo:
         out = self.exec(_IDENTIFY, "identification")
         try:
-            plat, ver, mpy, uname, mb, files, uid = ast.literal_eval(out.splitlines()[-1])
+            self.info = identity(out.splitlines()[-1])
         except (ValueError, SyntaxError, IndexError):
             raise DeployError("unexpected answer from %s: %r" % (self.port, out[:80])) from None
-        self.info = DeviceInfo(str(plat), tuple(ver), mpy, tuple(uname), bool(mb), list(files),
-                               str(uid))
         return self.info
 
     def size(self, name: str) -> int:

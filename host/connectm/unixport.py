@@ -4,7 +4,6 @@ command), which runs the firmware as a newer board would, with the native emitte
 
 from __future__ import annotations
 
-import ast
 import os
 import shutil
 import subprocess
@@ -66,5 +65,4 @@ def device_info(where: Path) -> deploy.DeviceInfo:
     port's os has no uname())."""
     code = deploy._IDENTIFY.replace("tuple(os.uname())", "('linux',)")
     assert code != deploy._IDENTIFY
-    plat, ver, mpy, uname, mb, _, uid = ast.literal_eval(run(code, where).split("\n")[-2])
-    return deploy.DeviceInfo(plat, tuple(ver), mpy, tuple(uname), bool(mb), uid=uid)
+    return deploy.identity(run(code, where).split("\n")[-2])
