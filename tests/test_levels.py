@@ -107,6 +107,12 @@ def test_levels_share_seeds() -> None:
                 seeds[("random", "level:1", 0)]}) == 3
     unpaired = T.make_jobs([(5, 4, 4)], pairs, 1, 1, 0)
     assert unpaired[0].seed != unpaired[1].seed
+    # --levels --pico: a Pico's levels meet the very games the levels without a table meet
+    pico = T.make_jobs([(5, 4, 4)], T.level_pairs(["random"], "pico"), 2, 1, 0, paired=True)
+    assert {(j.side1.replace("pico", "level"), j.side2.replace("pico", "level"), j.game):
+            j.seed for j in pico} == {(j.side1, j.side2, j.game): j.seed for j in
+                                      T.make_jobs([(5, 4, 4)], T.level_pairs(["random"]), 2, 1,
+                                                  0, paired=True)}
 
 
 @pytest.mark.parametrize("flag", ["--share", "--share-from", "--share-nodes"])

@@ -86,3 +86,24 @@ def test_pico_is_the_top_level_with_a_table() -> None:
     s = cmsearch.Search(b, players.PICO_TABLE, cmhw.TOP[0])
     assert p.choose(b) == s.go(*cmhw.TOP)
     assert rivals.WASP_FILE == "apps/four_in_a_row.py"
+
+
+def test_pico_levels_are_the_levels_with_its_table() -> None:
+    # pico:L: level L as a Pico plays it (--levels --pico): cmlevels' depth and nodes, from
+    # an empty table of PICO_TABLE bytes
+    import cmsearch
+    import cmhw
+
+    from connectm import levels
+
+    depth, nodes, _ = levels.levels()[2]
+    p = players.make_player("pico:3")
+    assert p.name == "pico:3"
+    b = board("4453")
+    assert p.choose(b) == cmsearch.Search(b, players.PICO_TABLE, cmhw.TOP[0]).go(depth, nodes)
+    assert players.make_player("pico:%d" % levels.count()).choose(b) == \
+        players.make_player("pico").choose(b)
+    with pytest.raises(ValueError, match="levels are 1..%d" % levels.count()):
+        players.make_player("pico:%d" % (levels.count() + 1))
+    with pytest.raises(ValueError, match="takes 0 to 1"):
+        players.make_player("pico:3:64")

@@ -14,6 +14,7 @@ import argparse
 from pathlib import Path
 
 from connectm import keeping
+from connectm import players as P
 from connectm import tournament as T
 
 
@@ -33,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     who.add_argument("--levels", action="store_true",
                      help="each level of cmlevels.LEVELS against --baselines, both colours "
                      "(sizes default to %s)" % T.LEVEL_SIZES)
+    p.add_argument("--pico", action="store_true",
+                   help="with --levels: the levels as a Pico plays them (pico:L: its table, "
+                   "the top level to cmhw.TOP)")
     p.add_argument("--baselines", default=",".join(T.BASELINES),
                    help="opponents for --levels (default %(default)s)")
     p.add_argument("--share", type=int, default=0, metavar="N",
@@ -73,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--share, --share-from and --share-nodes must be >= 0")
     if args.share and not args.levels:
         raise ValueError("--share needs --levels")
+    if args.pico and not args.levels:
+        raise ValueError("--pico needs --levels")
     sizes_text = args.sizes
     if args.levels and sizes_text == "3x3:3,4x4:3,5x4:4,7x6:4":
         sizes_text = T.LEVEL_SIZES
@@ -80,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     label = "player"
     if args.levels:
         baselines = T.parse_players(args.baselines)
-        pairs = T.level_pairs(baselines)
+        pairs = T.level_pairs(baselines, "pico" if args.pico else "level")
         names = list(dict.fromkeys([a for a, _ in pairs]))
     else:
         if args.players:
@@ -130,7 +136,7 @@ def shares(sizes: list[tuple[int, int, int]], args: argparse.Namespace) -> list[
     for w, h, m in sizes:
         sample = keeping.sample(w, h, m, args.share, args.seed, args.share_from,
                                 args.share_nodes)
-        for r in keeping.shares(w, h, m, sample):
+        for r in keeping.shares(w, h, m, sample, P.PICO_TABLE if args.pico else 0):
             rows.append(dict(r, seed=args.seed, from_ply=args.share_from,
                              max_nodes=args.share_nodes))
     return rows

@@ -88,13 +88,15 @@ def sample(w: int, h: int, m: int, count: int, seed: int, from_ply: int = 0,
     return out
 
 
-def shares(w: int, h: int, m: int, positions: list[Position]) -> list[dict[str, Any]]:
+def shares(w: int, h: int, m: int, positions: list[Position], table: int = 0
+           ) -> list[dict[str, Any]]:
     """One row (HEADER's fields but seed, from_ply, max_nodes) per level, then ``random``:
-    the mean share of value-keeping moves among the legal ones."""
+    the mean share of value-keeping moves among the legal ones. table: the levels as a board
+    with a table of those bytes plays them (a Pico's: players.PICO_TABLE)."""
     rows = []
     size = "%dx%d:%d" % (w, h, m)
     for lv in range(levels.count()):
-        p = book.Player(w, h, m, lv)
+        p = book.Player(w, h, m, lv, table=table)
         kept = 0
         for pos in positions:
             p.board.reset()

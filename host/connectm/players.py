@@ -12,7 +12,8 @@ Specs for the command line (``parse_spec`` / ``make_player``)::
                     device plays it (cmgame.cpu, its book)
     random          uniform legal move                      greedy       win, block, centre
     mc:N            Monte-Carlo, N random playouts per legal move
-    pico            the top level as a Pico plays it: its table (PICO_TABLE bytes), cmhw.TOP
+    pico[:L]        level L (default: the top) as a Pico plays it: its table (PICO_TABLE
+                    bytes), the top level to cmhw.TOP
     wasp[:D]        the wasp-os watch's AI, easyai[:D] easyAI's Negamax (connectm.rivals)
 """
 
@@ -227,17 +228,17 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
     except ValueError:
         raise ValueError("bad player %r: arguments must be integers" % spec) from None
     nargs = {"engine": (1, 2), "level": (1, 1), "mc": (0, 1), "random": (0, 0),
-             "greedy": (0, 0), "perfect": (0, 0), "pico": (0, 0), "wasp": (0, 1),
+             "greedy": (0, 0), "perfect": (0, 0), "pico": (0, 1), "wasp": (0, 1),
              "easyai": (0, 1)}
     if kind not in nargs:
         raise ValueError("bad player %r: expected one of engine:D[:MS], level:L, random, "
-                         "greedy, mc[:N], perfect, pico, wasp[:D], easyai[:D]" % spec)
+                         "greedy, mc[:N], perfect, pico[:L], wasp[:D], easyai[:D]" % spec)
     lo, hi = nargs[kind]
     if not lo <= len(nums) <= hi:
         raise ValueError("bad player %r: %s takes %d to %d ':' arguments" % (spec, kind, lo, hi))
     if kind == "engine" and (nums[0] < 1 or len(nums) > 1 and nums[1] < 0):
         raise ValueError("bad player %r: depth must be >= 1, ms >= 0" % spec)
-    if kind == "level" and not 1 <= nums[0] <= levels.count():
+    if kind in ("level", "pico") and nums and not 1 <= nums[0] <= levels.count():
         raise ValueError("bad player %r: levels are 1..%d" % (spec, levels.count()))
     if kind == "mc" and nums and nums[0] < 1:
         raise ValueError("bad player %r: playouts must be >= 1" % spec)
@@ -271,7 +272,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
         p.name = name
         return p
     if kind == "pico":
-        return Level(levels.count() - 1, name, table=PICO_TABLE)
+        return Level(nums[0] - 1 if nums else levels.count() - 1, name, table=PICO_TABLE)
     if kind in ("wasp", "easyai"):
         from connectm import rivals
 

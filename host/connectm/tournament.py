@@ -115,8 +115,8 @@ def make_jobs(sizes: list[tuple[int, int, int]], pairs: Iterable[tuple[str, str]
     jobs = []
     pairs = list(pairs)
 
-    def same(name: str) -> str:
-        return "level" if paired and name.startswith("level:") else name
+    def same(name: str) -> str:  # (a Pico's levels, pico:L, too: the same games as level:L)
+        return "level" if paired and name.startswith(("level:", "pico:")) else name
 
     for w, h, m in sizes:
         for a, b in pairs:
@@ -131,8 +131,10 @@ def all_pairs(names: list[str]) -> list[tuple[str, str]]:
     return [(a, b) for a in names for b in names]
 
 
-def level_pairs(baselines: list[str]) -> list[tuple[str, str]]:
-    levels = ["level:%d" % (i + 1) for i in range(P.levels.count())]
+def level_pairs(baselines: list[str], kind: str = "level") -> list[tuple[str, str]]:
+    """Each level (``level:L``, or as a Pico plays it: ``pico:L``) against each baseline,
+    both colours."""
+    levels = ["%s:%d" % (kind, i + 1) for i in range(P.levels.count())]
     return [p for lv in levels for base in baselines for p in ((lv, base), (base, lv))]
 
 
@@ -433,7 +435,7 @@ def level_stats(rows: list[dict[str, Any]],
     for r in rows:
         for side, other, sec, mv in (("side1", "side2", "seconds1", "moves1"),
                                      ("side2", "side1", "seconds2", "moves2")):
-            if not r[side].startswith("level:") or r[other] not in baselines:
+            if not r[side].startswith(("level:", "pico:")) or r[other] not in baselines:
                 continue
             a = acc[(r["size"], r[side], r[other])]
             res = int(r["result"])
