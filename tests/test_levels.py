@@ -67,9 +67,13 @@ def test_tournament_share(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert (tmp_path / "lv_levels.png").stat().st_size > 10000
 
 
-def test_share_needs_levels(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["tournament", "--share", "3", "--games", "1"]) == 2
-    assert capsys.readouterr().err.strip().endswith("--share needs --levels")
+@pytest.mark.parametrize("flags", [["--share", "3"], ["--pico"]])
+def test_share_and_pico_need_levels(flags: list[str], capsys: pytest.CaptureFixture[str],
+                                    tmp_path: Path) -> None:
+    out = tmp_path / "t.csv"
+    assert cli.main(["tournament", *flags, "--games", "1", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip().endswith("%s needs --levels" % flags[0])
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("seed,safe", [(1, "2251571346554736"), (2, "2153164457271522"),
