@@ -67,6 +67,24 @@ class Solver:
         self.lo = self.hi = lo
         return lo
 
+    def wins_within(self, plies):
+        # 1 if the side to move can force a win within `plies` plies (its winning disc one
+        # of them), -1 if the other side can, else 0. Cheap where solve() is not: a window
+        # above the score of every slower win ends each line after `plies` plies.
+        b = self.b
+        n = b.n
+        if cmthreats.can_win(b):
+            return 1
+        mine = n + (plies - 1) // 2 * 2  # the discs down before the mover's last disc
+        t = (b.size + 1 - mine) // 2
+        if plies > 2 and self._negamax(t - 1, t) >= t:
+            return 1
+        theirs = n + 1 + (plies - 2) // 2 * 2  # ... before the other side's last disc
+        u = (b.size + 1 - theirs) // 2
+        if plies > 1 and self._negamax(-u, 1 - u) <= -u:
+            return -1
+        return 0
+
     def best_move(self, score):
         # A column that keeps the exact score (solve() first): the first, in search order,
         # after which the opponent scores no better than -score.

@@ -308,6 +308,28 @@ def test_best_move_keeps_the_score(name: str, w: int, h: int, m: int) -> None:
         assert after == score, moves
 
 
+@pytest.mark.parametrize("name,w,h,m", SHIPPED)
+def test_wins_within_agrees_with_the_exact_scores(name: str, w: int, h: int, m: int) -> None:
+    # wins_within(k): can a side force a win with one of the next k discs? From the exact
+    # score (the sets' convention): the mover places discs n, n+2, ... down, the other side
+    # n+1, n+3, ...; a win with the i-th disc (i discs down before it) scores (size+1-i)//2.
+    counts = {1: 0, -1: 0, 0: 0}
+    for moves, score in load_testset(DATA / name):
+        b = cmboard.Board(w, h, m)
+        cmmoves.play_moves(b, moves)
+        n, size, cells = b.n, b.size, bytes(b.cells)
+        for k in range(1, 12):
+            mover_last = max(i for i in range(n, n + k, 2))
+            other = [i for i in range(n + 1, n + k, 2)]
+            want = (1 if score >= (size + 1 - mover_last) // 2 else
+                    -1 if other and score <= -((size + 1 - max(other)) // 2) else 0)
+            s = cmsolve.Solver(b)
+            assert s.wins_within(k) == want, (moves, k)
+            assert (b.n, bytes(b.cells)) == (n, cells)  # the board as it was
+            counts[want] += 1
+    assert min(counts.values()) > 0  # each answer is met in the set
+
+
 @st.composite
 def positions(draw, max_moves: int = 30):
     w = draw(st.integers(3, 9))

@@ -98,6 +98,38 @@ def test_safe_opening_hands_no_win(seed: int, safe: str) -> None:
     assert hands_wins(T.random_opening(7, 6, 4, 16, seed)) > 0
 
 
+def wins_within(g, moves: str, k: int) -> bool:
+    # Brute force, no code shared with the firmware (tests/refsolve's Grid): can the side to
+    # move force a win with one of its discs among the next k plies?
+    cols = [c for c in "1234567" if moves.count(c) < 6]
+    if any(g.after(moves + c)[1] for c in cols):
+        return True
+    return k >= 3 and any(all(not g.after(moves + c + d)[1] and wins_within(g, moves + c + d,
+                                                                            k - 2)
+                              for d in "1234567" if (moves + c).count(d) < 6) for c in cols)
+
+
+def decided_within(g, moves: str, k: int) -> bool:
+    # ... or must the side to move let the other side force one?
+    cols = [c for c in "1234567" if moves.count(c) < 6]
+    return wins_within(g, moves, k) or all(wins_within(g, moves + c, k - 1) for c in cols)
+
+
+@pytest.mark.parametrize("seed,safe,fair", [(21, "4734", "4735"), (58, "4437", "4432")])
+def test_fair_openings_leave_no_quick_forced_win(seed: int, safe: str, fair: str) -> None:
+    # --fair-opening 5: a 4-ply opening where a side forces a win within 5 plies (two discs
+    # side by side on an open bottom row) is drawn again at its last move
+    import refsolve
+
+    from connectm import tournament as T
+
+    g = refsolve.Grid(7, 6, 4)
+    assert T.random_opening(7, 6, 4, 4, seed, safe=True) == safe
+    assert decided_within(g, safe, 5)
+    assert T.random_opening(7, 6, 4, 4, seed, safe=True, fair=5) == fair
+    assert not decided_within(g, fair, 5)
+
+
 def test_levels_share_seeds() -> None:
     # --levels: game g of every level against one opponent and colour has one seed.
     from connectm import tournament as T
@@ -123,3 +155,12 @@ def test_levels_share_seeds() -> None:
 def test_share_flags_not_negative(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["tournament", "--levels", flag, "-1", "--games", "1"]) == 2
     assert "must be >= 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag", ["--opening", "--fair-opening"])
+def test_opening_flags_not_negative(flag: str, capsys: pytest.CaptureFixture[str],
+                                    tmp_path: Path) -> None:
+    out = tmp_path / "t.csv"
+    assert cli.main(["tournament", flag, "-1", "--games", "1", "--out", str(out)]) == 2
+    assert "--opening and --fair-opening must be >= 0" in capsys.readouterr().err
+    assert not out.exists()

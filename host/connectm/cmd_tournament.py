@@ -55,6 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--safe-opening", action="store_true",
                    help="the opening's random moves let no side win at its next move (where "
                    "another move does not): late openings not decided at once")
+    p.add_argument("--fair-opening", type=int, default=0, metavar="PLIES",
+                   help="the opening's random moves leave no side a win it can force within "
+                   "PLIES plies (where another move does not; the exact solver, bounded): "
+                   "openings the players decide, not the dice (default 0: off)")
     p.add_argument("--jobs", type=int, default=T.default_jobs(),
                    help="worker processes (default: every core, %(default)s)")
     p.add_argument("--out", default="tournament.csv",
@@ -71,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--games must be >= 1")
     if args.jobs < 1:
         raise ValueError("--jobs must be >= 1")
-    if args.opening < 0:
-        raise ValueError("--opening must be >= 0")
+    if args.opening < 0 or args.fair_opening < 0:
+        raise ValueError("--opening and --fair-opening must be >= 0")
     if min(args.share, args.share_from, args.share_nodes) < 0:
         raise ValueError("--share, --share-from and --share-nodes must be >= 0")
     if args.share and not args.levels:
@@ -97,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         pairs = T.all_pairs(names)
     out = Path(args.out)
     jobs = T.make_jobs(sizes, pairs, args.games, args.seed, args.opening, args.safe_opening,
-                       paired=args.levels)
+                       args.fair_opening, paired=args.levels)
     try:
         rows = T.play_all(jobs, out, args.jobs, quiet=args.quiet)
     except KeyboardInterrupt:

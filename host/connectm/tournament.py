@@ -43,6 +43,7 @@ class Job:
     seed: int
     opening_plies: int
     safe: bool = False  # the opening hands no side a win in one (random_opening)
+    fair: int = 0  # ... nor a win it can force within this many plies
 
     @property
     def size(self) -> str:
@@ -108,7 +109,7 @@ def game_seed(base: int, size: str, side1: str, side2: str, game: int) -> int:
 
 
 def make_jobs(sizes: list[tuple[int, int, int]], pairs: Iterable[tuple[str, str]], games: int,
-              seed: int, opening_plies: int, safe: bool = False,
+              seed: int, opening_plies: int, safe: bool = False, fair: int = 0,
               paired: bool = False) -> list[Job]:
     """``paired`` (--levels): game g of every level against one baseline and colour gets one
     seed, so every level meets the same openings and the same seeded opponent."""
@@ -122,7 +123,7 @@ def make_jobs(sizes: list[tuple[int, int, int]], pairs: Iterable[tuple[str, str]
         for a, b in pairs:
             for g in range(games):
                 s = game_seed(seed, size_name(w, h, m), same(a), same(b), g)
-                jobs.append(Job(w, h, m, a, b, g, s, opening_plies, safe))
+                jobs.append(Job(w, h, m, a, b, g, s, opening_plies, safe, fair))
     return jobs
 
 
@@ -138,10 +139,13 @@ def level_pairs(baselines: list[str], kind: str = "level") -> list[tuple[str, st
     return [p for lv in levels for base in baselines for p in ((lv, base), (base, lv))]
 
 
-def random_opening(w: int, h: int, m: int, plies: int, seed: int, safe: bool = False) -> str:
+def random_opening(w: int, h: int, m: int, plies: int, seed: int, safe: bool = False,
+                   fair: int = 0) -> str:
     """``plies`` seeded random moves that do not end the game; ``safe``: nor let the
     opponent win at its next move where another move does not (a random opening is
-    otherwise often won in one: the games would measure the opening, not the players)."""
+    otherwise often won in one: the games would measure the opening, not the players);
+    ``fair``: nor leave a side a win it can force within ``fair`` plies, where another
+    move does not (two discs side by side on an open bottom row win in 3)."""
     b = P.cmboard.Board(w, h, m, keys=0)
     rng = random.Random("opening:%d" % seed)
     for _ in range(plies):
@@ -149,6 +153,8 @@ def random_opening(w: int, h: int, m: int, plies: int, seed: int, safe: bool = F
         cols = [c for c in P.legal(b) if not P.wins_now(b, c, me)]
         if safe:
             cols = [c for c in cols if not hands_win(b, c)] or cols
+        if fair:
+            cols = [c for c in cols if not forced_win_after(b, c, fair)] or cols
         if not cols or b.n + 1 >= b.size:
             break
         b.play(rng.choice(cols))
@@ -164,10 +170,21 @@ def hands_win(b: Any, col: int) -> bool:
     return out
 
 
+def forced_win_after(b: Any, col: int, plies: int) -> bool:
+    """After the mover plays ``col``, can a side force a win within ``plies`` plies?"""
+    import cmsolve  # the firmware's, on sys.path since connectm.players loaded it
+
+    b.play(col)
+    out = b.n < b.size and cmsolve.Solver(b).wins_within(plies) != 0
+    b.undo()
+    return out
+
+
 def play_job(job: Job) -> dict[str, Any]:
     """Play one game; the CSV row as a dict."""
     t0 = time.perf_counter()
-    opening = random_opening(job.w, job.h, job.m, job.opening_plies, job.seed, job.safe)
+    opening = random_opening(job.w, job.h, job.m, job.opening_plies, job.seed, job.safe,
+                             job.fair)
     p1 = P.make_player(job.side1, job.seed)
     p2 = P.make_player(job.side2, job.seed + 1)
     result, moves, spent = P.play_game(job.w, job.h, job.m, p1, p2, opening)
