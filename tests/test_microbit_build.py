@@ -184,3 +184,58 @@ def test_bench_without_the_firmware_is_one_line(monkeypatch: pytest.MonkeyPatch,
     assert cli.main(["bench", "--device", "--firmware", "2.0"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "invalid choice: '2.0' (choose from '1.0.1', '1.1.1')" in err
+
+
+def test_emulator_upload_writes_a_short_file_again() -> None:
+    # tools/emulator.py's put(): a busy host's emulated UART can drop a byte; the size check
+    # finds a short file (or the board a garbled chunk's SyntaxError) and writes it again,
+    # and gives up after UPLOAD_TRIES with the sizes it saw. A fake board and transport.
+    import emulator
+    from mpremote.transport import TransportExecError
+
+    class Transport:
+        def __init__(self, faults: list[str]) -> None:
+            self.faults, self.files, self.writes = faults, {}, 0
+
+        def fs_writefile(self, name: str, data: bytes, chunk_size: int) -> None:
+            assert chunk_size == emulator.CHUNK
+            self.writes += 1
+            fault = self.faults.pop(0) if self.faults else ""
+            if fault == "garbled":
+                self.files[name] = data[:10]
+                raise TransportExecError(1, 'File "<stdin>", line 1\nSyntaxError: invalid syntax')
+            if fault == "changed":  # one byte differs, the size is the same
+                data = data[:5] + bytes([data[5] ^ 1]) + data[6:]
+            self.files[name] = data[:-1] if fault == "short" else data
+
+    def board(faults: list[str]) -> tuple[emulator.Microbit, Transport]:
+        mb = emulator.Microbit()
+        t = Transport(faults)
+        mb.transport, mb.proc = t, object()  # type: ignore[assignment]
+        mb._ensure = lambda: None  # type: ignore[method-assign]
+
+        def run(code: str | bytes, timeout: float | None = None) -> str:
+            # the read-back's code, as the board would run it: its size and byte sum
+            m = re.search(r"n='([^']+)'", str(code))
+            if m:
+                got = t.files[m.group(1)]
+                return "%d %d\n" % (len(got), sum(got))
+            m = re.search(r"os\.remove\('([^']+)'\)", str(code))
+            if m:
+                t.files.pop(m.group(1), None)
+            return ""
+
+        mb.exec = run  # type: ignore[method-assign]
+        return mb, t
+
+    data = bytes(range(200))
+    mb, t = board(["short", "garbled"])
+    assert mb.put("a.py", data) and t.files["a.py"] == data and t.writes == 3
+    assert not mb.put("a.py", data)  # the same content: not sent again
+    mb, t = board(["changed"])
+    assert mb.put("a.py", data) and t.files["a.py"] == data and t.writes == 2
+    mb, t = board(["short"] * emulator.UPLOAD_TRIES)
+    with pytest.raises(emulator.EmulatorError, match="device has 199 bytes summing to 19701, "
+                       r"sent 200 summing to 19900 \(3 tries\)"):
+        mb.put("a.py", data)
+    assert "a.py" not in t.files and t.writes == emulator.UPLOAD_TRIES

