@@ -8,12 +8,13 @@ process and in any order.
 Specs for the command line (``parse_spec`` / ``make_player``)::
 
     engine:D        Search to depth D (no time limit)       engine:D:MS  ... and MS ms
-    level:L         the game's level L (1-based), as the     perfect      cmsolve (small boards)
-                    device plays it (cmgame.cpu, its book)
+    level:L         the game's level L (1-based), as the     perfect      cmsolve (small boards;
+                    device plays it (cmgame.cpu, its book)               7x6: bitbully)
     random          uniform legal move                      greedy       win, block, centre
     mc:N            Monte-Carlo, N random playouts per legal move
     pico[:L]        level L (default: the top) as a Pico plays it: its table (PICO_TABLE
                     bytes), the top level to cmhw.TOP
+    picobook:P      pico with a perfect 7x6 book before ply P (needs bitbully: BookDepth)
     wasp[:D]        the wasp-os watch's AI, easyai[:D] easyAI's Negamax (connectm.rivals)
 """
 
@@ -23,7 +24,7 @@ import random
 import time
 from typing import Any, Protocol
 
-from connectm import fw, levels
+from connectm import exact7x6, fw, levels
 
 fw.load()
 
@@ -196,8 +197,9 @@ class MonteCarlo:
 
 
 class Perfect:
-    """Exact play with cmsolve.Solver (only cheap on small boards or late positions): a
-    seeded random choice among the moves that keep the game-theoretic score."""
+    """Exact play: a seeded random choice among the moves that keep the game-theoretic
+    score, from cmsolve.Solver (only cheap on small boards or late positions), or on 7x6
+    connect 4 from bitbully where it is installed (connectm.exact7x6: the same scores)."""
 
     name = "perfect"
 
@@ -208,15 +210,46 @@ class Perfect:
     def choose(self, board: Board) -> int:
         from connectm import book
 
-        if self.exact is None or self.exact.board is not board:
-            self.exact = book.Exact(board)  # each move's exact score, memoised per game
-        scores = self.exact.scores()
+        if (board.w, board.h, board.m) == exact7x6.SIZE and exact7x6.available():
+            scores = exact7x6.scores(board)
+        else:
+            if self.exact is None or self.exact.board is not board:
+                self.exact = book.Exact(board)  # each move's exact score, memoised per game
+            scores = self.exact.scores()
         best = max(scores.values())
         return _rng(self.seed, board, "perfect").choice(
             [c for c in board.order if scores.get(c) == best])
 
 
-KINDS = ("engine", "level", "random", "greedy", "mc", "perfect", "pico", "wasp", "easyai")
+class BookDepth:
+    """What a perfect 7x6 opening book through ply P would add to the Pico's top level
+    (``picobook:P``, an analysis player): before ply P, where the top level's move drops
+    the exact value (connectm.exact7x6), the first value-keeping column in centre-out
+    order; from ply P on, the top level's own move. ``booked`` collects the positions
+    (move strings) such a book would need."""
+
+    def __init__(self, plies: int, name: str = "") -> None:
+        if not exact7x6.available():
+            raise ValueError("picobook: needs bitbully (pip install bitbully, or the test "
+                             "extras)")
+        self.plies, self.name = plies, name or "picobook:%d" % plies
+        self.pico = Level(levels.count() - 1, table=PICO_TABLE)
+        self.booked: set[str] = set()
+
+    def choose(self, board: Board) -> int:
+        col = self.pico.choose(board)
+        if board.n >= self.plies:
+            return col
+        scores = exact7x6.scores(board)
+        best = max(scores.values())
+        if scores[col] == best:
+            return col
+        self.booked.add(cmmoves.moves(board))
+        return next(c for c in board.order if scores.get(c) == best)
+
+
+KINDS = ("engine", "level", "random", "greedy", "mc", "perfect", "pico", "picobook", "wasp",
+         "easyai")
 
 
 def parse_spec(spec: str) -> tuple[str, list[int]]:
@@ -228,11 +261,12 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
     except ValueError:
         raise ValueError("bad player %r: arguments must be integers" % spec) from None
     nargs = {"engine": (1, 2), "level": (1, 1), "mc": (0, 1), "random": (0, 0),
-             "greedy": (0, 0), "perfect": (0, 0), "pico": (0, 1), "wasp": (0, 1),
-             "easyai": (0, 1)}
+             "greedy": (0, 0), "perfect": (0, 0), "pico": (0, 1), "picobook": (1, 1),
+             "wasp": (0, 1), "easyai": (0, 1)}
     if kind not in nargs:
         raise ValueError("bad player %r: expected one of engine:D[:MS], level:L, random, "
-                         "greedy, mc[:N], perfect, pico[:L], wasp[:D], easyai[:D]" % spec)
+                         "greedy, mc[:N], perfect, pico[:L], picobook:P, wasp[:D], "
+                         "easyai[:D]" % spec)
     lo, hi = nargs[kind]
     if not lo <= len(nums) <= hi:
         raise ValueError("bad player %r: %s takes %d to %d ':' arguments" % (spec, kind, lo, hi))
@@ -240,6 +274,8 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
         raise ValueError("bad player %r: depth must be >= 1, ms >= 0" % spec)
     if kind in ("level", "pico") and nums and not 1 <= nums[0] <= levels.count():
         raise ValueError("bad player %r: levels are 1..%d" % (spec, levels.count()))
+    if kind == "picobook" and nums[0] < 0:
+        raise ValueError("bad player %r: the book's plies must be >= 0" % spec)
     if kind == "mc" and nums and nums[0] < 1:
         raise ValueError("bad player %r: playouts must be >= 1" % spec)
     if kind == "wasp" and nums and not 1 <= nums[0] <= 7:
@@ -273,6 +309,8 @@ def make_player(spec: str, seed: int = 0) -> Player:
         return p
     if kind == "pico":
         return Level(nums[0] - 1 if nums else levels.count() - 1, name, table=PICO_TABLE)
+    if kind == "picobook":
+        return BookDepth(nums[0], name)
     if kind in ("wasp", "easyai"):
         from connectm import rivals
 

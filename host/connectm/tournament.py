@@ -117,6 +117,8 @@ def make_jobs(sizes: list[tuple[int, int, int]], pairs: Iterable[tuple[str, str]
     pairs = list(pairs)
 
     def same(name: str) -> str:  # (a Pico's levels, pico:L, too: the same games as level:L)
+        if name.startswith("picobook:"):
+            return "pico"  # always: a book's gain is measured on pico's games
         return "level" if paired and name.startswith(("level:", "pico:")) else name
 
     for w, h, m in sizes:
