@@ -222,7 +222,7 @@ class Perfect:
 
 
 class BookDepth:
-    """What a perfect 7x6 opening book through ply P would add to the Pico's top level
+    """What a perfect 7x6 opening book before ply P would add to the Pico's top level
     (``picobook:P``, an analysis player): before ply P, where the top level's move drops
     the exact value (connectm.exact7x6), the first value-keeping column in centre-out
     order; from ply P on, the top level's own move. ``booked`` collects the positions
