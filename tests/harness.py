@@ -331,7 +331,7 @@ class MicrobitV1:
         try:
             return dev.exec(code, timeout=timeout or self.timeout)
         except DeviceError as e:
-            if "SyntaxError" in e.traceback and '"<stdin>"' in e.traceback and _valid(code):
+            if deploy.garbled(e.traceback) and _valid(code):
                 # the command arrived garbled (serial byte loss): once more, from a reset
                 dev.soft_reset()
                 try:

@@ -347,6 +347,8 @@ class Microbit:
         digest = hashlib.sha1(data).hexdigest()
         if self.files.get(name) == digest:
             return False
+        from connectm.deploy import garbled
+
         self._ensure()
         self.files.pop(name, None)
         t = timeout or max(self.timeout, 10 + len(data) / 200.0)
@@ -362,12 +364,11 @@ class Microbit:
                     err = "OSError: [Errno %d] %s" % (e.errno, name)
                 if err is None or self.proc is None:
                     raise
-                err = str(err)
                 self.exec("try:\n f.close()\nexcept Exception:\n pass")  # the chunk's file
                 self.remove(name)  # no partial file left behind
-                if tries and "SyntaxError" in err and '"<stdin>"' in err:
+                if tries and garbled(err):
                     continue  # a chunk's command arrived garbled: write the file again
-                raise DeviceError(err.replace("\r\n", "\n")) from None
+                raise DeviceError(str(err).replace("\r\n", "\n")) from None
             size, total = (int(x) for x in self.exec(READ_BACK % name).split())
             if (size, total) == (len(data), sum(data)):
                 self.files[name] = digest
