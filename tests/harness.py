@@ -18,7 +18,7 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
-from typing import Iterable, Union
+from typing import Any, Iterable, Union
 
 REPO = Path(__file__).resolve().parent.parent
 TESTS = REPO / "tests"
@@ -46,6 +46,17 @@ class RunError(Exception):
         self.interp = interp
         self.traceback = tb
         self.output = output
+
+
+def load_tool(name: str) -> Any:
+    """tools/<name>.py as a module (tools/ is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, REPO / "tools" / (name + ".py"))
+    assert spec and spec.loader
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
 
 
 def firmware_dir() -> Path:

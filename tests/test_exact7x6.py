@@ -96,14 +96,9 @@ def test_book_size_tool_counts_mirror_classes() -> None:
     # centre opening as 4 more; at ply 3 the device (second) has answered each of the 4
     # classes and the human has 7 replies to each: fewer where the two discs' mirror or
     # order meets another line's, never more than 28.
-    import importlib.util
-
     import harness
 
-    spec = importlib.util.spec_from_file_location(
-        "book7x6_size", harness.REPO / "tools" / "book7x6_size.py")
-    tool = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(tool)  # type: ignore[union-attr]
+    tool = harness.load_tool("book7x6_size")
     assert tool.count(3) == [1, 4, 4]
     at3 = tool.count(4)[3]
     assert 4 * 4 <= at3 < 28

@@ -298,12 +298,7 @@ def test_ponder_bench_counts_each_reply_once() -> None:
     # move); a human resting 4 s on the column (more than the top level's ~3.1 s) waits for
     # no node, one dropping at once waits as without pondering unless the cursor stayed
     # where it was pondered
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "ponder_bench", harness.REPO / "tools" / "ponder_bench.py")
-    bench = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(bench)  # type: ignore[union-attr]
+    bench = harness.load_tool("ponder_bench")
     plain = bench.play(3, 4.0, False)
     assert len(plain) > 3 and all(plain)
     assert bench.play(3, 4.0, True) == [0] * len(plain)
