@@ -30,7 +30,7 @@ class Ponder:
         # Ponder the game g's position plus a drop under its cursor, if it is the human's turn
         # and that is not done yet; key() reads the keys. Returns the key that stopped it
         # (None: none came, or nothing to ponder). (A reply from the opening book comes
-        # before the pondered one in cmgame.cpu; a 7x6 board has no book.)
+        # before the pondered one in cmgame.cpu: on a Pico's 7x6, before ply 12.)
         gb = g.b
         n = gb.n
         if g.st != 1 or 1 + (n & 1) != g.hp or not gb.can_play(g.cur) or \

@@ -5,8 +5,11 @@
 # other-version file (the tag is CM and the format version) is skipped with one line.
 # parse(text) reads a save text, restore(values) starts cmgame from it, or a new game.
 # book(board) reads the opening book (cmgame.cpu): the game's files are all here.
+from micropython import const
 n = 0  # the last sequence number
 BOOK = 'book.txt'  # the board's opening book, if it has one; on a micro:bit 'data' (deploy)
+# A board with room reads a binary book first (cmbook); 0 in both micro:bit builds (deploy).
+SEEK = const(1)
 
 
 def save(s):
@@ -26,6 +29,11 @@ def book(b):
     # shortest int() reads), KEY the cells as one little-endian number mod a
     # prime below 2**27 (the book's builder checks that no other position the level meets
     # has a book position's KEY). No new strings here: a micro:bit keeps each in RAM.
+    if SEEK:
+        import cmbook
+        c = cmbook.find(b)
+        if c < 9:
+            return c
     c = 255
     k = int.from_bytes(b.cells, 'little') % 134217689
     try:

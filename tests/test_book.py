@@ -14,6 +14,7 @@ from connectm import book, cli, fw, levels
 
 fw.load()
 import cmboard  # noqa: E402
+import cmbook  # noqa: E402
 import cmmoves  # noqa: E402
 import cmsave  # noqa: E402
 import cmsearch  # noqa: E402
@@ -117,16 +118,20 @@ def test_move_prints_the_devices_columns(capsys: pytest.CaptureFixture[str],
 
 def test_move_below_the_book_is_the_levels_search(capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    # 7x6 has no book: level 3's move is cmsearch's at the level's depth and node budget
+    # 7x6's book (connectm.book7x6) has neither position (4453: the device, first, did not
+    # play the book's 4 at ply 2; 44444455: ply 8, where level 3 stops reading it): level 3's
+    # move is cmsearch's at the level's depth and node budget
     depth, nodes, plies = levels.levels()[2]
-    assert not book.book_path(7, 6, 4).exists()
-    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3"], "4453\n44\n", capsys,
-                         monkeypatch)
+    assert not book.book_path(7, 6, 4).exists() and plies == 8
+    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3"], "4453\n44444455\n",
+                         capsys, monkeypatch)
     assert rc == 0
     want = []
-    for moves in ("4453", "44"):
+    for moves in ("4453", "44444455"):
         b = cmboard.Board(7, 6, 4)
         cmmoves.play_moves(b, moves)
+        monkeypatch.setattr(cmbook, "NAME", str(book.seek_path(7, 6, 4)))
+        assert cmbook.find(b) == 255 if b.n < plies else b.n == plies
         want.append(str(cmsearch.Search(b, 0, depth).go(depth, nodes) + 1))
     assert out.split() == want
 
@@ -137,11 +142,12 @@ def test_move_with_a_table_is_a_search_from_an_empty_one(level: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # --table BYTES: a v2's or a Pico's reply, its table cleared before each (cmgame.FRESH):
     # the same column whatever came before, as a fresh search with that table gives; the
-    # top level searches to cmhw.TOP's depth and nodes on such a board
+    # top level searches to cmhw.TOP's depth and nodes on such a board (positions off the
+    # 7x6 book: the device, first, played no book move)
     import cmhw
 
     depth, nodes, plies = levels.levels()[2] if level == "3" else cmhw.TOP + (99,)
-    positions = ["4453", "44", "4453", "", "4453"]
+    positions = ["4453", "445566", "4453", "1122", "4453"]
     rc, out, _ = run_cli(["move", "--size", "7x6", "--level", level, "--table", "32768"],
                          "\n".join(positions) + "\n", capsys, monkeypatch)
     assert rc == 0
@@ -149,6 +155,8 @@ def test_move_with_a_table_is_a_search_from_an_empty_one(level: str,
     for moves in positions:
         b = cmboard.Board(7, 6, 4)
         cmmoves.play_moves(b, moves)
+        monkeypatch.setattr(cmbook, "NAME", str(book.seek_path(7, 6, 4)))
+        assert cmbook.find(b) == 255
         want.append(str(cmsearch.Search(b, 32768, depth).go(depth, nodes) + 1))
     assert out.split() == want
     rc, out, err = run_cli(["move", "--size", "7x6", "--table", "100"], "44\n", capsys,

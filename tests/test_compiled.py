@@ -85,10 +85,13 @@ import cmgame
 """
 
 
-def test_compiled_game_plays_like_the_source(build: tuple[deploy.Plan, Path]) -> None:
+def test_compiled_game_plays_like_the_source(build: tuple[deploy.Plan, Path],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     _, where = build
     assert ", 32768)" in GAME  # (boot_code's table bytes replaced)
+    assert (where / "book.bin").is_file()  # the Pico's 7x6 book, read by both (cmbook)
     out = harness.MpyUnix().run_dir(DISPLAY + GAME, where)
+    monkeypatch.chdir(where)
     source = harness.CPython().run(DISPLAY + GAME, fakes=True)
     lines = [x for x in out.splitlines() if x.startswith(("B ", "R "))]
     assert lines and lines[-1].startswith("R ")

@@ -20,6 +20,7 @@ from connectm import fw, levels
 
 fw.load()
 import cmboard  # noqa: E402
+import cmbook  # noqa: E402
 import cmgame  # noqa: E402
 import cmsave  # noqa: E402
 import cmsearch  # noqa: E402
@@ -36,6 +37,12 @@ class BookError(ValueError):
 def book_path(w: int, h: int, m: int) -> Path:
     """The project's book for that board (firmware/WxHcM.bk, deployed with the game)."""
     return fw.firmware_dir() / ("%dx%dc%d.bk" % (w, h, m))
+
+
+def seek_path(w: int, h: int, m: int) -> Path:
+    """The project's binary book for that board (firmware/WxHcM.bin, a Pico's 7x6: cmbook,
+    connectm.book7x6), if it has one."""
+    return fw.firmware_dir() / ("%dx%dc%d.bin" % (w, h, m))
 
 
 def key(b: Any) -> int:
@@ -90,6 +97,7 @@ class Player:
     m: int
     level: int  # 0-based (connectm.levels)
     book_file: Path | None = None  # the level's book (None: the project's, book_path)
+    seek_file: Path | None = None  # the binary book read first (None: seek_path's)
     table: int = 0  # the search's table in bytes: 0 on a micro:bit v1, a v2's 32 KB, a Pico's
 
     def __post_init__(self) -> None:
@@ -106,6 +114,7 @@ class Player:
         # clears it before each reply, as on the board.
         self.search = cmsearch.Search(self.board, self.table, self.levels[-3])
         self.book = self.book_file or book_path(self.w, self.h, self.m)
+        self.seek = self.seek_file or seek_path(self.w, self.h, self.m)
 
     def move(self) -> int:
         """The column cmgame.cpu() plays on this board (the computer to move)."""
@@ -114,6 +123,7 @@ class Player:
         patch = [(cmgame, "b", self.board), (cmgame, "s", self.search), (cmgame, "lv", self.level),
                  (cmgame, "d", Quiet()), (cmgame, "st", 1), (cmgame, "hp", 2 - (self.board.n & 1)),
                  (cmgame, "play", played.append), (cmsave, "BOOK", str(self.book)),
+                 (cmbook, "NAME", str(self.seek)),
                  (cmgame, "LEVELS", self.levels)]
         saved = [(m, x, getattr(m, x)) for m, x, _ in patch]
         for m, x, v in patch:

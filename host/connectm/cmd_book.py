@@ -1,4 +1,5 @@
-"""connectm book: build a level's opening book (firmware/WxHcM.bk, deployed with the game)."""
+"""connectm book: build a board's opening book, deployed with the game: 5x4's (the level's
+corrections, firmware/5x4c4.bk) or the Pico's 7x6 book (firmware/7x6c4.bin, bitbully)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("book", help="build the opening book that makes a level perfect")
     add_position_args(p, moves=False, default_size="5x4")
     p.add_argument("--level", default="top", help="level 1..N, its name, or top (default top)")
-    p.add_argument("--out", type=Path, help="book file (default firmware/WxHcM.bk)")
+    p.add_argument("--plies", type=int,
+                   help="7x6: the book's positions are those before this ply (default 12)")
+    p.add_argument("--out", type=Path,
+                   help="book file (default firmware/WxHcM.bk; 7x6: firmware/7x6c4.bin)")
     p.set_defaults(func=run)
 
 
@@ -23,18 +27,33 @@ def run(args: argparse.Namespace) -> int:
     w, h = engine.parse_size(args.size)
     engine.position(args.size, args.connect)  # the size's one-line errors
     level = levels.index(args.level)
-    out = args.out or book.book_path(w, h, args.connect)
+    seek = (w, h, args.connect) == (7, 6, 4)
+    if args.plies is not None and not (seek and 1 <= args.plies <= w * h):
+        raise ValueError("--plies is for 7x6 connect 4 only, 1..42")
+    if seek:
+        from connectm import book7x6, exact7x6
+        if not exact7x6.available():
+            raise ValueError("the 7x6 book needs bitbully (pip install bitbully, or the "
+                             "test extra)")
+        out = args.out or book7x6.path()
+    else:
+        out = args.out or book.book_path(w, h, args.connect)
     t0 = time.perf_counter()
+    built: dict
+    log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     # Built beside the book, then renamed: a half-built book never replaces a whole one.
     tmp = out.parent / "build" / out.name
     try:
         tmp.parent.mkdir(exist_ok=True)
-        entries = book.build(w, h, args.connect, level, tmp,
-                             lambda s: print(s, file=sys.stderr, flush=True))
+        if seek:
+            built = book7x6.build(args.plies or book7x6.PLIES, log)
+            tmp.write_bytes(book7x6.encode(built))
+        else:
+            built = book.build(w, h, args.connect, level, tmp, log)
         tmp.replace(out)
         tmp.parent.rmdir()
     except OSError as e:
         raise ValueError("cannot write %s: %s" % (e.filename, e.strerror)) from None
     print("book %s: %d entries, %d bytes (%.0f s)"
-          % (out.name, len(entries), out.stat().st_size, time.perf_counter() - t0))
+          % (out.name, len(built), out.stat().st_size, time.perf_counter() - t0))
     return 0

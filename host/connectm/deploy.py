@@ -38,6 +38,7 @@ _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "Mi
 ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmsave")
 MAIN_TMP = "main.tmp"  # main.py on its way (Device.write)
 BOOK_NAME = "data"  # the opening book on a micro:bit (cmsave.BOOK)
+PICO_BOOK = "7x6c4.bin"  # the Pico's, copied as book.bin (cmbook.NAME)
 MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
 CHUNK = 256
 
@@ -72,13 +73,14 @@ V2_TT = 32768
 BOARDS: dict[str, BoardSpec] = {
     "microbit": BoardSpec(  # the v1 (--board microbit-v1)
         "microbit", "BBC micro:bit v1", ("drv_microbit",),
-        frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "cmponder", "drv_buttons"}), True,
+        frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "cmponder", "cmbook", "drv_buttons"}),
+        True,
         fixed=(5, 4, 4),
     ),
     # a superset of the v1's modules: whatever the v1 build gets, the v2 build gets
     "microbit-v2": BoardSpec(
         "microbit-v2", "BBC micro:bit v2", ("drv_microbit",),
-        frozenset({"cmsolve", "cmperft", "cmpico", "cmponder", "drv_buttons"}), True,
+        frozenset({"cmsolve", "cmperft", "cmpico", "cmponder", "cmbook", "drv_buttons"}), True,
         fixed=(5, 4, 4), v2=True,
     ),
     "pico-max7219": BoardSpec(
@@ -265,8 +267,9 @@ NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK|FRESH) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
 NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD) ?= ?const\(1\)")
 MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
-# Pondering (cmponder): off in both micro:bit builds, and its blocks dropped (unswitched).
-NO_PONDER = re.compile(r"(?m)^(PONDER) ?= ?const\(1\)")
+# Pondering (cmponder) and the binary book (cmsave's SEEK: cmbook): off in both micro:bit
+# builds, and their blocks dropped (unswitched).
+NO_PONDER = re.compile(r"(?m)^(PONDER|SEEK) ?= ?const\(1\)")
 
 
 def switches(text: str, v2: bool = False, leaves: bool = False) -> str:
@@ -371,7 +374,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
                               + (" with keys" if board.v2 else "")))
             continue
         if board.strip:
-            text = unswitched(src.read_text(), "PONDER")
+            text = unswitched(unswitched(src.read_text(), "PONDER"), "SEEK")
             if not board.v2:  # (no table on a v1: cmgame's FRESH blocks go too)
                 text = unswitched(text, "FRESH")
             items.append(Item(src.name, strip_source(text).encode(), src, "stripped"))
@@ -408,6 +411,12 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
             for i in items:
                 if i.source.stem == "cmsave":
                     i.data = i.data.replace(b"'book.txt'", b"'%s'" % BOOK_NAME.encode())
+    else:
+        # A Pico plays 7x6 (cmpico): its binary book (connectm book --size 7x6), which
+        # cmbook finds by seek, ~120 KB of the filesystem's 1,408 KB
+        bk = fw.firmware_dir() / PICO_BOOK
+        if bk.is_file():
+            items.append(Item("book.bin", bk.read_bytes(), bk, "opening book"))
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
     return Plan(board, items, missing, notes, names_map)

@@ -10,6 +10,9 @@ is not over, the exact solve of every move finishes within ``max_nodes`` solver 
 (there every move keeps the value, whatever plays). On 5x4 the top level keeps every
 value there (``connectm prove`` walks every line against it): the levels below show how far
 they fall short of it. Deterministic: the same arguments give the same sample and shares.
+The sample's top level plays without the Pico's 7x6 book (firmware/7x6c4.bin): the
+positions stay the same whatever that book holds, so the levels keep being compared on one
+fixed set (README's tables).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from connectm import book, fw, levels
 fw.load()
 import cmmoves  # noqa: E402
 
+NO_BOOK = Path("/nonexistent/connectm/no-book.bin")  # (a binary book no board has)
 HEADER = ["size", "level", "name", "positions", "kept", "share", "seed", "from_ply",
           "max_nodes"]
 
@@ -45,7 +49,7 @@ class Position:
 def sample(w: int, h: int, m: int, count: int, seed: int, from_ply: int = 0,
            max_nodes: int = 0) -> list[Position]:
     """``count`` positions (see the module doc); max_nodes 0: no limit."""
-    top = book.Player(w, h, m, levels.count() - 1)
+    top = book.Player(w, h, m, levels.count() - 1, seek_file=NO_BOOK)
     b = top.board
     exact = book.Exact(b)
     solver = exact.solver

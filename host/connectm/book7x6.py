@@ -1,0 +1,107 @@
+"""The Pico's 7x6 opening book: a perfect move for every position the device meets before
+ply P from the empty board, first or second, against every human line (firmware/7x6c4.bin,
+read on the board by cmbook's binary search; `connectm book --size 7x6`).
+
+Built with exact scores from bitbully (connectm.exact7x6): the device's column keeps the
+position's exact score and, among those, is the best-scoring (the fastest win, the slowest
+loss), the first in centre-out order. A position and its mirror image share one record,
+the column chosen in the orientation of the smaller key, which is the one cmbook looks up.
+Only the building needs bitbully; the file is data, committed, and every board reads it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from connectm import exact7x6, fw
+from connectm import book
+from connectm.book import BookError
+
+fw.load()
+import cmboard  # noqa: E402
+
+SIZE = exact7x6.SIZE
+PLIES = 12  # before ply 12: 15,000-odd positions, ~120 KB of a Pico's 1,408 KB filesystem
+
+
+def path() -> Path:
+    """The project's book (firmware/7x6c4.bin; deploy copies it to a Pico as book.bin)."""
+    return book.seek_path(*SIZE)
+
+
+def key(b: Any) -> tuple[bytes, bool]:
+    """(the book key of the position on board b, whether it is the mirror image's), as
+    cmbook.find computes it."""
+    cols = []
+    for c in range(b.w):
+        x = 1
+        for r in range(b.heights[c] - 1, -1, -1):
+            x = x << 1 | (b.cells[c * b.h + r] == 2)
+        cols.append(x)
+    k, m = bytes(cols), bytes(reversed(cols))
+    return (m, True) if m < k else (k, False)
+
+
+def best(b: Any, flip: bool) -> int:
+    """The book's column for the position on board b, in the key's orientation (flip: the
+    mirror image's): a best-scoring column, the first centre-out."""
+    scores = exact7x6.scores(b)
+    if flip:
+        scores = {b.w - 1 - c: v for c, v in scores.items()}
+    top = max(scores.values())
+    return next(c for c in b.order if scores.get(c) == top)
+
+
+def build(plies: int = PLIES, progress: Callable[[str], None] | None = None) -> dict[bytes, int]:
+    """key -> column of every position the device meets before ``plies``, both colours."""
+    b = cmboard.Board(*SIZE)
+    entries: dict[bytes, int] = {}
+    for device in (0, 1):  # the device moves at even plies (first), then at odd ones
+        seen: set[bytes] = set()
+
+        def walk() -> None:
+            if b.n >= plies or b.over():
+                return
+            k, flip = key(b)
+            if k in seen:  # (its mirror image's lines are this one's, mirrored)
+                return
+            seen.add(k)
+            if b.n & 1 == device:
+                c = entries[k] = best(b, flip)
+                cols = [b.w - 1 - c if flip else c]
+            else:
+                cols = [c for c in range(b.w) if b.can_play(c)]
+            for c in cols:
+                b.play(c)
+                walk()
+                b.undo()
+
+        walk()
+        if progress:
+            progress("device %s: %d positions" % (("first", "second")[device], len(entries)))
+    return entries
+
+
+def encode(entries: dict[bytes, int]) -> bytes:
+    """The book file: a record a position, its key then its column, sorted by key."""
+    return b"".join(k + bytes([c]) for k, c in sorted(entries.items()))
+
+
+def decode(data: bytes, w: int = SIZE[0], h: int = SIZE[1]) -> dict[bytes, int]:
+    """key -> column of a book file; BookError if it is not one (a half-written file, keys
+    out of order, a key no position has, a column off the board)."""
+    rec = w + 1
+    if len(data) % rec:
+        raise BookError("book: %d bytes is not a whole number of %d-byte records"
+                        % (len(data), rec))
+    out: dict[bytes, int] = {}
+    last = b""
+    for i in range(0, len(data), rec):
+        k, c = data[i:i + w], data[i + w]
+        if k <= last or c >= w or not all(1 <= x < 2 << h for x in k):
+            raise BookError("book record %d: %s is not a key above the last with a column"
+                            % (i // rec + 1, data[i:i + rec].hex()))
+        out[k] = c
+        last = k
+    return out

@@ -1,0 +1,176 @@
+"""The Pico's 7x6 opening book (connectm.book7x6, firmware/7x6c4.bin) and its reader
+(cmbook): the file is the builder's, every device move it gives keeps the exact score, and
+cmbook finds the same columns on every interpreter a Pico's MicroPython stands for."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from connectm import book, book7x6, cli, deploy, exact7x6, fw, levels
+
+fw.load()
+import cmboard  # noqa: E402
+import cmbook  # noqa: E402
+import cmmoves  # noqa: E402
+
+TOP = levels.count() - 1
+needs_bitbully = pytest.mark.skipif(not exact7x6.available(),
+                                    reason="bitbully (the test extra) is not installed")
+
+
+def key_of(moves: str) -> bytes:
+    b = cmboard.Board(7, 6, 4)
+    cmmoves.play_moves(b, moves)
+    return book7x6.key(b)[0]
+
+
+def committed() -> dict[bytes, int]:
+    return book7x6.decode(book7x6.path().read_bytes())
+
+
+def test_the_file_is_a_sorted_book_of_the_first_plies() -> None:
+    entries = committed()
+    assert len(entries) > 10000
+    assert book7x6.path().stat().st_size == 8 * len(entries)
+    # a key's discs: fewer than 12 down, a key no smaller than its mirror image's
+    for k in entries:
+        assert sum(x.bit_length() - 1 for x in k) < book7x6.PLIES
+        assert k <= k[::-1]
+
+
+@needs_bitbully
+def test_the_builder_makes_the_committed_file(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "7x6c4.bin"
+    assert cli.main(["book", "--size", "7x6", "--out", str(out)]) == 0
+    assert out.read_bytes() == book7x6.path().read_bytes()
+    assert "book 7x6c4.bin: %d entries, %d bytes" % (len(committed()), out.stat().st_size) \
+        in capsys.readouterr().out
+
+
+@needs_bitbully
+def test_top_level_keeps_every_exact_score_before_ply_12() -> None:
+    # every human line against the top level as the device plays it (cmgame.cpu, its book
+    # read by cmbook), first and second, until ply 12: each device move is a best-scoring
+    # column, and every record of the file is met
+    p = book.Player(7, 6, 4, TOP)
+    entries = committed()
+    met: set[bytes] = set()
+
+    def choose() -> int:
+        c = p.move()
+        scores = exact7x6.scores(p.board)
+        assert scores[c] == max(scores.values()), cmmoves.moves(p.board)
+        met.add(book7x6.key(p.board)[0])
+        return c
+
+    b = p.board
+    for device in (1, 2):
+        seen: set[bytes] = set()
+
+        def walk() -> None:
+            if b.n >= book7x6.PLIES or b.over() or bytes(b.cells) in seen:
+                return
+            seen.add(bytes(b.cells))
+            cols = [choose()] if 1 + (b.n & 1) == device else [
+                c for c in range(b.w) if b.can_play(c)]
+            for c in cols:
+                b.play(c)
+                walk()
+                b.undo()
+
+        walk()
+    assert met == set(entries)
+
+
+def test_decode_rejects_what_is_not_a_book() -> None:
+    data = book7x6.path().read_bytes()[:24]
+    assert len(book7x6.decode(data)) == 3
+    bad = {"a half-written file": data[:-1], "keys out of order": data[8:16] + data[:8],
+           "a column off the board": data[:7] + b"\x07", "a key no board has": bytes(8)}
+    for why, x in bad.items():
+        with pytest.raises(book.BookError, match="book"):
+            book7x6.decode(x)
+            pytest.fail(why)
+
+
+# The reader on each interpreter: a small book of real records, written by the code itself
+# into the interpreter's working directory (a Pico's flash), then the positions looked up.
+FIND = """
+import cmboard, cmbook, cmmoves
+f = open('book.bin', 'wb')
+f.write(%r)
+f.close()
+for m in %r:
+    b = cmboard.Board(7, 6, 4)
+    cmmoves.play_moves(b, m)
+    print(m, cmbook.find(b))
+f = open('book.bin', 'wb')
+f.write(%r)
+f.close()
+b = cmboard.Board(7, 6, 4)
+print('half', cmbook.find(b))
+cmbook.NAME = 'none.bin'
+print('none', cmbook.find(b))
+"""
+
+
+@pytest.mark.parametrize("mpy", ["cpython", "mpy-wasm", "mpy-unix"], indirect=True)
+def test_find_on_every_interpreter(mpy: object, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    entries = committed()
+    moves = ["", "4", "44", "2", "6", "443", "445", "4453", "1111"]
+    want = {}
+    b = cmboard.Board(7, 6, 4)
+    for m in moves:
+        b.reset()
+        cmmoves.play_moves(b, m)
+        k, flip = book7x6.key(b)
+        c = entries.get(k, 255)
+        want[m] = 6 - c if flip and c < 7 else c
+    # 2 and 6 are mirror images: one record, the column mirrored; 4453 is off the book
+    assert want["2"] == 6 - want["6"] < 7 and want["4453"] == 255 and want[""] == 3
+    small = {key_of(m): entries[key_of(m)] for m in moves if want[m] < 7}
+    # a record whose column is full is no move: 1111's column 1 holds 4 discs, not 6
+    full = cmboard.Board(7, 6, 4)
+    cmmoves.play_moves(full, "111111")
+    k, flip = book7x6.key(full)
+    small[k] = 6 if flip else 0
+    moves.append("111111")
+    want["111111"] = 255
+    data = book7x6.encode(small)
+    monkeypatch.chdir(tmp_path)  # CPython's working directory: the code writes book.bin
+    out = mpy.run(FIND % (data, moves, data[:-3]),  # type: ignore[attr-defined]
+                  files=["cmboard", "cmlines", "cmbook", "cmmoves"])
+    assert out.split("\n") == ["%s %d" % (m, want[m]) for m in moves] + [
+        "E bad book", "half 255", "none 255", ""]
+
+
+def test_only_a_pico_gets_the_book() -> None:
+    for name, spec in deploy.BOARDS.items():
+        names = {i.name for i in deploy.plan(spec).items}
+        assert ("book.bin" in names) == (not spec.fixed), name
+        assert ("cmbook.py" in names) == (not spec.fixed), name
+    pico = deploy.plan(deploy.BOARDS["pico-max7219"])
+    data = next(i.data for i in pico.items if i.name == "book.bin")
+    assert data == book7x6.path().read_bytes() and cmbook.NAME == "book.bin"
+
+
+def test_move_reads_the_book(capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # connectm move's 7x6 column before ply 12 is the book's, after it the search's
+    import sys
+    lines = ["", "4", "2"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert cli.main(["move", "--size", "7x6", "--level", "top", "--table", "8192"]) == 0
+    entries = committed()
+    want = []
+    for m in lines:
+        b = cmboard.Board(7, 6, 4)
+        cmmoves.play_moves(b, m)
+        k, flip = book7x6.key(b)
+        want.append("%d" % (1 + (6 - entries[k] if flip else entries[k])))
+    assert capsys.readouterr().out.split() == want
