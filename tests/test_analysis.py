@@ -200,9 +200,27 @@ def test_player_specs() -> None:
     assert P.make_player("Engine:3").name == "engine:3"
     assert P.make_player("mc:50").name == "mc:50"
     assert isinstance(P.make_player("level:1"), P.Level)
-    for bad in ("engine", "engine:0", "mc:0", "level:99", "bogus", "random:3"):
+    for bad in ("engine", "engine:0", "mc:0", "level:99", "bogus", "random:3", "greedy@0",
+                "greedy@x", "bogus@2"):
         with pytest.raises(ValueError):
             P.parse_spec(bad)
+
+
+def test_random_start_varies_the_opening_of_one_player() -> None:
+    # greedy@3: its moves before ply 3 seeded random, then greedy's own; the other side
+    # (greedy, deterministic) plays its own moves from the first ply
+    assert P.canonical("Greedy@3") == "greedy@3"
+    games = {P.play_game(7, 6, 4, P.make_player("greedy@3", s), P.Greedy())[1]
+             for s in range(8)}
+    assert len(games) > 4
+    again = P.play_game(7, 6, 4, P.make_player("greedy@3", 5), P.Greedy())[1]
+    assert again == P.play_game(7, 6, 4, P.make_player("greedy@3", 5), P.Greedy())[1]
+    for g in games:
+        b = cmboard.Board(7, 6, 4)
+        for i, ch in enumerate(g):
+            if i >= 3 or i == 1:  # greedy's moves: from ply 3 on, and the other side's
+                assert int(ch) - 1 == P.Greedy().choose(b), (g, i)
+            b.play(int(ch) - 1)
 
 
 # ---- the study --------------------------------------------------------------------------

@@ -16,6 +16,9 @@ Specs for the command line (``parse_spec`` / ``make_player``)::
                     bytes), the top level to cmhw.TOP
     picobook:P      pico with a perfect 7x6 book before ply P (needs bitbully: BookDepth)
     wasp[:D]        the wasp-os watch's AI, easyai[:D] easyAI's Negamax (connectm.rivals)
+    SPEC@K          SPEC with its moves before ply K random (seeded): varied openings made
+                    by this player alone, so that the other one meets them as a device
+                    meets a human's (from its own book, not from the dice's moves)
 """
 
 from __future__ import annotations
@@ -248,13 +251,25 @@ class BookDepth:
         return next(c for c in board.order if scores.get(c) == best)
 
 
+class RandomStart:
+    """``SPEC@K``: another player whose moves before ply K are seeded random legal ones."""
+
+    def __init__(self, player: Player, plies: int, seed: int, name: str) -> None:
+        self.player, self.plies, self.seed, self.name = player, plies, seed, name
+
+    def choose(self, board: Board) -> int:
+        if board.n < self.plies:
+            return _rng(self.seed, board, "start").choice(legal(board))
+        return self.player.choose(board)
+
+
 KINDS = ("engine", "level", "random", "greedy", "mc", "perfect", "pico", "picobook", "wasp",
          "easyai")
 
 
 def parse_spec(spec: str) -> tuple[str, list[int]]:
     """Check a player spec (see the module doc); returns (kind, integer arguments)."""
-    parts = spec.strip().lower().split(":")
+    parts = split_start(spec)[0].strip().lower().split(":")
     kind = parts[0]
     try:
         nums = [int(x) for x in parts[1:]]
@@ -285,14 +300,32 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
     return kind, nums
 
 
+def split_start(spec: str) -> tuple[str, int]:
+    """(the spec before ``@K``, K: its random plies; 0 without ``@``)."""
+    base, at, plies = spec.partition("@")
+    if not at:
+        return spec, 0
+    try:
+        k = int(plies)
+    except ValueError:
+        k = -1
+    if k < 1:
+        raise ValueError("bad player %r: @K takes a number of plies >= 1" % spec)
+    return base, k
+
+
 def canonical(spec: str) -> str:
     """The spec in normal form (lower case, no spaces): the name used in CSVs and plots."""
     kind, nums = parse_spec(spec)
-    return ":".join([kind] + [str(x) for x in nums])
+    plies = split_start(spec)[1]
+    return ":".join([kind] + [str(x) for x in nums]) + ("@%d" % plies if plies else "")
 
 
 def make_player(spec: str, seed: int = 0) -> Player:
     """A player from a spec such as ``engine:4``, ``level:2``, ``random``, ``mc:200``."""
+    base, plies = split_start(spec)
+    if plies:
+        return RandomStart(make_player(base, seed), plies, seed, canonical(spec))
     kind, nums = parse_spec(spec)
     name = canonical(spec)
     if kind == "engine":
