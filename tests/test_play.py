@@ -39,6 +39,27 @@ def test_scripted_game_microbit() -> None:
     assert game.b.n == 2
 
 
+@pytest.mark.parametrize("layout,keys,moves", [("microbit", "1", "12"),
+                                                ("max7219", "2", "23")])
+def test_the_top_level_plays_from_the_boards_book(layout: str, keys: str, moves: str) -> None:
+    # the simulated device reads its board's book as the board does: after the human's 1
+    # on 5x4 the search alone answers 4, the book 2 (connectm book); on a Pico's 7x6 the
+    # book answers 2 with 3 (the search: 4)
+    from connectm import book, levels
+
+    game, _ = simulator.make_game(simulator.LAYOUTS[layout], levels.count())
+    game.key("d")  # the menu: play
+    game.key(keys)
+    assert "".join(str(1 + game.b.hist[i]) for i in range(game.b.n)) == moves
+    size = (game.b.w, game.b.h, 4)
+    p = book.Player(*size, levels.count() - 1, seek_file=book.seek_path(*size))
+    b = p.board
+    b.play(int(keys) - 1)
+    assert p.move() == int(moves[-1]) - 1
+    p.seek = p.book = book.seek_path(9, 9, 4)  # (no such books: the search's own move)
+    assert p.move() != int(moves[-1]) - 1
+
+
 @pytest.mark.parametrize("layout", sorted(simulator.LAYOUTS))
 def test_every_view_tells_the_players_apart_and_explains(layout: str) -> None:
     buf = io.StringIO()

@@ -154,5 +154,11 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
         for c, init in inits:
             c.__init__ = init
     cmgame.sv = None
+    # the board's opening books, as deploy copies them to the board (a micro:bit's 5x4
+    # lines, a Pico's 7x6 records): the project's files, where a board reads its own
+    import cmbook
+
+    cmsave.BOOK = str(firmware_dir() / ("%dx%dc4.bk" % (w, h)))
+    cmbook.NAME = str(firmware_dir() / ("%dx%dc4.bin" % (w, h)))
     cmgame.cpu()  # as main.py does next: the computer moves if it is its turn
     return cmgame
