@@ -67,22 +67,8 @@ def test_top_level_keeps_every_exact_score_before_ply_12() -> None:
         met.add(book7x6.key(p.board)[0])
         return c
 
-    b = p.board
     for device in (1, 2):
-        seen: set[bytes] = set()
-
-        def walk() -> None:
-            if b.n >= book7x6.PLIES or b.over() or bytes(b.cells) in seen:
-                return
-            seen.add(bytes(b.cells))
-            cols = [choose()] if 1 + (b.n & 1) == device else [
-                c for c in range(b.w) if b.can_play(c)]
-            for c in cols:
-                b.play(c)
-                walk()
-                b.undo()
-
-        walk()
+        book.walk(p.board, device, choose, until=book7x6.PLIES)
     assert met == set(entries)
 
 

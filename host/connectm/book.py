@@ -171,16 +171,16 @@ class Exact:
 
 
 def walk(b: Any, device: int, choose: Callable[[], int],
-         end: Callable[[int], None] | None = None) -> None:
+         end: Callable[[int], None] | None = None, until: int = 0) -> None:
     """Play out every game the device plays as ``device`` (1: first) against every human
     line, on board ``b``: ``choose()`` gives the device's column where it is to move, and
     ``end(result)`` hears each final position (cmboard's over(): 1, 2 or 3 for a draw).
-    A position reached twice is played out once."""
+    A position reached twice is played out once. ``until``: stop at that ply (0: never)."""
     seen: set[bytes] = set()
 
     def visit() -> None:
         pos = bytes(b.cells)
-        if pos in seen:
+        if pos in seen or b.n == until > 0:
             return
         seen.add(pos)
         r = b.over()

@@ -57,29 +57,17 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None) -> 
     """key -> column of every position the device meets before ``plies``, both colours."""
     b = cmboard.Board(*SIZE)
     entries: dict[bytes, int] = {}
-    for device in (0, 1):  # the device moves at even plies (first), then at odd ones
-        seen: set[bytes] = set()
 
-        def walk() -> None:
-            if b.n >= plies or b.over():
-                return
-            k, flip = key(b)
-            if k in seen:  # (its mirror image's lines are this one's, mirrored)
-                return
-            seen.add(k)
-            if b.n & 1 == device:
-                c = entries[k] = best(b, flip)
-                cols = [b.w - 1 - c if flip else c]
-            else:
-                cols = [c for c in range(b.w) if b.can_play(c)]
-            for c in cols:
-                b.play(c)
-                walk()
-                b.undo()
+    def choose() -> int:
+        k, flip = key(b)
+        if k not in entries:  # (its mirror image's column, mirrored)
+            entries[k] = best(b, flip)
+        return b.w - 1 - entries[k] if flip else entries[k]
 
-        walk()
+    for device in (1, 2):
+        book.walk(b, device, choose, until=plies)
         if progress:
-            progress("device %s: %d positions" % (("first", "second")[device], len(entries)))
+            progress("device %s: %d positions" % (("first", "second")[device - 1], len(entries)))
     return entries
 
 
