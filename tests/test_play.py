@@ -48,6 +48,7 @@ def test_the_top_level_plays_from_the_boards_book(layout: str, keys: str, moves:
     from connectm import book, levels
 
     game, _ = simulator.make_game(simulator.LAYOUTS[layout], levels.count())
+    game.hp = 1  # the human first (a game before may have left the other side to start)
     game.key("d")  # the menu: play
     game.key(keys)
     assert "".join(str(1 + game.b.hist[i]) for i in range(game.b.n)) == moves

@@ -267,8 +267,13 @@ def test_main_loop_ponders_and_plays_the_pondered_reply(
         return go(self, *a)
 
     monkeypatch.setattr(cmsearch.Search, "go", counted)
+    import cmbook
     import cmlines
     import cmsave
+
+    # the board's own book names, none in tmp_path: the search plays (as fw.boot's default)
+    monkeypatch.setattr(cmsave, "BOOK", "book.txt")
+    monkeypatch.setattr(cmbook, "NAME", "book.bin")
 
     # what cmmain frees, put back after (as fw.boot does)
     kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}

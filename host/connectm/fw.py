@@ -124,10 +124,11 @@ def boot_chunks(text: str) -> list[str]:
 
 
 def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
-         text: str | None = None) -> Any:
+         text: str | None = None, books: bool = False) -> Any:
     """Start the firmware's game on CPython as a board's main.py does: cmmain run one
     statement at a time, then cmgame.cpu(); with ``disp``, ``key`` and a W x H board in
-    place of cmhw's hardware and ``text`` as the save file's (None: a new game). No save
+    place of cmhw's hardware and ``text`` as the save file's (None: a new game); ``books``:
+    the device's opening books (connectm play), else none (the search's moves). No save
     file is written (cmgame.sv is None after). The module functions and class
     constructors cmmain frees are put back. Returns cmgame."""
     load()
@@ -154,11 +155,12 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
         for c, init in inits:
             c.__init__ = init
     cmgame.sv = None
-    # the board's opening books, as deploy copies them to the board (a micro:bit's 5x4
-    # lines, a Pico's 7x6 records): the project's files, where a board reads its own
+    # books: the board's opening books, as deploy copies them to it (a micro:bit's 5x4
+    # lines, a Pico's 7x6 records), from the project's files; else the board's own names,
+    # which no host directory holds (the game's search alone)
     import cmbook
 
-    cmsave.BOOK = str(firmware_dir() / ("%dx%dc4.bk" % (w, h)))
-    cmbook.NAME = str(firmware_dir() / ("%dx%dc4.bin" % (w, h)))
+    cmsave.BOOK = str(firmware_dir() / ("%dx%dc4.bk" % (w, h))) if books else "book.txt"
+    cmbook.NAME = str(firmware_dir() / ("%dx%dc4.bin" % (w, h))) if books else "book.bin"
     cmgame.cpu()  # as main.py does next: the computer moves if it is its turn
     return cmgame

@@ -118,7 +118,7 @@ class GameView:
                     cmgame.play(cpu(cmgame.b))
 
             cmgame.cpu = host_cpu
-        fw.boot(disp, w, h)
+        fw.boot(disp, w, h, books=True)
         self.__dict__["g"] = cmgame
 
     def __getattr__(self, name: str) -> Any:
