@@ -8,9 +8,8 @@
 NAME = 'book.bin'
 
 
-def find(b):
-    # The book's column for board b, or 255 (no book, not in it, or a record that is no
-    # legal move). A file that is not whole records is no book: one 'E' line.
+def key(b):
+    # (the book key of the position on board b, 1 if it is its mirror image's)
     w = b.w
     k = bytearray(w)
     m = bytearray(w)  # the mirror image's key
@@ -24,8 +23,14 @@ def find(b):
         if k[c] != m[c]:
             f = m[c] < k[c]
             break
-    if f:
-        k = m
+    return (m, 1) if f else (k, 0)
+
+
+def find(b):
+    # The book's column for board b, or 255 (no book, not in it, or a record that is no
+    # legal move). A file that is not whole records is no book: one 'E' line.
+    w = b.w
+    k, f = key(b)
     try:
         fh = open(NAME, 'rb')
     except OSError:

@@ -19,6 +19,7 @@ from connectm.book import BookError
 
 fw.load()
 import cmboard  # noqa: E402
+import cmbook  # noqa: E402
 
 SIZE = exact7x6.SIZE
 PLIES = 12  # before ply 12: 15,393 positions, 123,144 bytes of a Pico's 1,408 KiB filesystem
@@ -31,15 +32,9 @@ def path() -> Path:
 
 def key(b: Any) -> tuple[bytes, bool]:
     """(the book key of the position on board b, whether it is the mirror image's), as
-    cmbook.find computes it."""
-    cols = []
-    for c in range(b.w):
-        x = 1
-        for r in range(b.heights[c] - 1, -1, -1):
-            x = x << 1 | (b.cells[c * b.h + r] == 2)
-        cols.append(x)
-    k, m = bytes(cols), bytes(reversed(cols))
-    return (m, True) if m < k else (k, False)
+    cmbook.find looks it up (cmbook.key)."""
+    k, flip = cmbook.key(b)
+    return bytes(k), bool(flip)
 
 
 def best(b: Any, flip: bool) -> int:

@@ -160,7 +160,9 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
     # which no host directory holds (the game's search alone)
     import cmbook
 
-    cmsave.BOOK = str(firmware_dir() / ("%dx%dc4.bk" % (w, h))) if books else "book.txt"
-    cmbook.NAME = str(firmware_dir() / ("%dx%dc4.bin" % (w, h))) if books else "book.bin"
+    from connectm import book
+
+    cmsave.BOOK = str(book.book_path(w, h, 4)) if books else "book.txt"
+    cmbook.NAME = str(book.seek_path(w, h, 4)) if books else "book.bin"
     cmgame.cpu()  # as main.py does next: the computer moves if it is its turn
     return cmgame
