@@ -1,6 +1,7 @@
 """The top level's opening book (connectm book), `connectm move` and `connectm prove`:
 the device's move as the host computes it, and the proof that the top level keeps every
-exact value on the micro:bit's 5x4 board."""
+exact value on the micro:bit's 5x4 board: the v1's search, and the v2's with its table
+(each with the book of its own search's corrections)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from connectm import book, cli, fw, levels
+from connectm import book, cli, deploy, fw, levels
 
 fw.load()
 import cmboard  # noqa: E402
@@ -23,20 +24,39 @@ import cmsolve  # noqa: E402
 TOP = levels.count() - 1
 
 
+@pytest.fixture(scope="module", params=[0, deploy.V2_TT], ids=["v1", "v2-table"])
+def table(request: pytest.FixtureRequest) -> int:
+    return int(request.param)  # the search's table: none (a v1), a micro:bit v2's
+
+
 @pytest.fixture(scope="module")
-def proof() -> book.Proof:
-    return book.prove(5, 4, 4, TOP)
+def proof(table: int) -> book.Proof:
+    return book.prove(5, 4, 4, TOP, table=table)
 
 
-def test_top_level_keeps_every_exact_value_on_5x4(proof: book.Proof) -> None:
+def test_top_level_keeps_every_exact_value_on_5x4(proof: book.Proof, table: int) -> None:
     # every human line, the device first and second: no move drops the exact score (so no
-    # game is lost), and the book is the project's file
+    # game is lost), and the book is the project's file for this search
     assert proof.drops == [] and proof.losses == 0
     assert proof.positions > 20000 and proof.games > 10000
-    data = book.book_path(5, 4, 4).read_bytes()
+    data = book.book_path(5, 4, 4, table).read_bytes()
     assert proof.book_entries == len(book.decode(data)) == data.count(b"\n") > 0
-    # the node budget holds: the search checks it every 256 nodes
-    assert proof.max_nodes <= levels.levels()[TOP][1] + 256 + 5
+    # the node budget holds: the search checks it every 256 nodes (the v2's top level
+    # searches to cmhw.TOP's nodes)
+    assert proof.max_nodes <= levels.on_board(table)[-2] + 256 + 5
+
+
+def test_a_book_corrects_its_own_search() -> None:
+    # A book holds the corrections of one search: with a table the top level searches to
+    # cmhw.TOP and errs elsewhere. The v1's book has no line for the empty board (its
+    # search opens well), where the v2's search opens in column 1, which loses: the v2's
+    # own book answers there.
+    v1_book = book.book_path(5, 4, 4)
+    v2_search = book.Player(5, 4, 4, TOP, v1_book, table=deploy.V2_TT)
+    scores = book.Exact(v2_search.board).scores()
+    assert scores[v2_search.move()] < 0 == max(scores.values())
+    assert scores[book.Player(5, 4, 4, TOP, table=deploy.V2_TT).move()] == 0
+    assert scores[book.Player(5, 4, 4, TOP).move()] == 0
 
 
 def test_without_the_book_the_top_level_drops_values(tmp_path: Path) -> None:
@@ -45,11 +65,11 @@ def test_without_the_book_the_top_level_drops_values(tmp_path: Path) -> None:
     assert p.book_entries == 0 and len(p.drops) > 0
 
 
-def test_book_entries_are_where_the_search_drops(proof: book.Proof) -> None:
+def test_book_entries_are_where_the_search_drops(proof: book.Proof, table: int) -> None:
     # each book line's column keeps the exact score of its position, and a book position
     # is one the level meets (its key is found in the walk)
-    entries = book.decode(book.book_path(5, 4, 4).read_bytes())
-    p = book.Player(5, 4, 4, TOP)
+    entries = book.decode(book.book_path(5, 4, 4, table).read_bytes())
+    p = book.Player(5, 4, 4, TOP, table=table)
     exact = book.Exact(p.board)
     found = {}
 
@@ -174,8 +194,10 @@ def test_move_bad_line(stdin: str, where: str, capsys: pytest.CaptureFixture[str
     assert len(out.split()) == int(where.split()[1]) - 1
 
 
-def test_prove_output(proof: book.Proof, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["prove", "--size", "5x4", "--level", "top", "--json"]) == 0
+def test_prove_output(proof: book.Proof, table: int,
+                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["prove", "--size", "5x4", "--level", "top", "--table", str(table),
+                     "--json"]) == 0
     import json
 
     out = json.loads(capsys.readouterr().out)
@@ -200,8 +222,10 @@ def test_exact_scores_are_the_solvers() -> None:
 
 
 @pytest.mark.extended
-def test_book_build_is_reproducible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "5x4c4.bk"
-    assert cli.main(["book", "--size", "5x4", "--out", str(out)]) == 0
-    assert out.read_bytes() == book.book_path(5, 4, 4).read_bytes()
+@pytest.mark.parametrize("table", [0, deploy.V2_TT])
+def test_book_build_is_reproducible(table: int, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / fw.book_name(5, 4, 4, table)
+    assert cli.main(["book", "--size", "5x4", "--table", str(table), "--out", str(out)]) == 0
+    assert out.read_bytes() == book.book_path(5, 4, 4, table).read_bytes()
     assert "entries" in capsys.readouterr().out

@@ -86,8 +86,10 @@ def test_v2_build_is_a_superset_of_the_v1s() -> None:
     # whatever the v1 build gets (e.g. an opening book), the v2 build gets
     v1 = {i.source.name for i in deploy.plan(V1).items}
     v2 = {i.source.name for i in deploy.plan(V2).items}
+    # each its own search's book (connectm book --table): the v2's search has a table
+    assert v1 - v2 == {"5x4c4.bk"} and "5x4c4t32768.bk" in v2
     # (the v1's cmmain imports its driver itself: cmhw is the v2's alone, with its table)
-    assert v1 < v2 and v2 - v1 == {"cmtt.py", "cmhw.py"}
+    assert v2 - v1 == {"cmtt.py", "cmhw.py", "5x4c4t32768.bk"}
 
 
 def built(spec: deploy.BoardSpec) -> dict[str, str]:
@@ -345,11 +347,12 @@ for n in range(%d):
 """
 
 
-@pytest.mark.parametrize("level", [3, 4])
+@pytest.mark.parametrize("level", [3, 4, 5])
 def test_v2_moves_are_the_hosts(cpython: harness.CPython, tmp_path: Path, level: int) -> None:
     # The v2 build keeps a 32 KB table: each of its replies searches from an empty table
     # (cmgame.FRESH), so `connectm move --table 32768` computes its every move; with no
-    # table (a v1's search) the host plays other moves in some of these positions.
+    # table (a v1's search) the host plays other moves in some of these positions. Its
+    # book is its own search's (5x4c4t32768.bk), as the host's with that table.
     from connectm import book
 
     plan = deploy.plan(V2)

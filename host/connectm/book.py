@@ -34,9 +34,10 @@ class BookError(ValueError):
     """A book file that is not one, or two positions with one key."""
 
 
-def book_path(w: int, h: int, m: int) -> Path:
-    """The project's book for that board (firmware/WxHcM.bk, deployed with the game)."""
-    return fw.firmware_dir() / ("%dx%dc%d.bk" % (w, h, m))
+def book_path(w: int, h: int, m: int, table: int = 0) -> Path:
+    """The project's book for that board and its search's table (fw.book_name), deployed
+    with the game."""
+    return fw.firmware_dir() / fw.book_name(w, h, m, table)
 
 
 def seek_path(w: int, h: int, m: int) -> Path:
@@ -96,7 +97,7 @@ class Player:
     h: int
     m: int
     level: int  # 0-based (connectm.levels)
-    book_file: Path | None = None  # the level's book (None: the project's, book_path)
+    book_file: Path | None = None  # the level's book (None: the project's, book_path's)
     seek_file: Path | None = None  # the binary book read first (None: seek_path's)
     table: int = 0  # the search's table in bytes: 0 on a micro:bit v1, a v2's 32 KB, a Pico's
 
@@ -113,7 +114,7 @@ class Player:
         # The device's search, the per-ply arrays of cmmain; with a table, cmgame.cpu()
         # clears it before each reply, as on the board.
         self.search = cmsearch.Search(self.board, self.table, self.levels[-3])
-        self.book = self.book_file or book_path(self.w, self.h, self.m)
+        self.book = self.book_file or book_path(self.w, self.h, self.m, self.table)
         self.seek = self.seek_file or seek_path(self.w, self.h, self.m)
 
     def move(self) -> int:
@@ -199,10 +200,11 @@ def walk(b: Any, device: int, choose: Callable[[], int],
 
 
 def build(w: int, h: int, m: int, level: int, out: Path,
-          progress: Callable[[str], None] | None = None) -> dict[int, int]:
+          progress: Callable[[str], None] | None = None, table: int = 0) -> dict[int, int]:
     """Write to ``out`` the book that makes ``level`` keep every exact score on this board,
-    both colours; returns its entries. The level reads ``out`` while it grows."""
-    p = Player(w, h, m, level, out)
+    both colours, its search with a table of ``table`` bytes (0: none); returns its
+    entries. The level reads ``out`` while it grows."""
+    p = Player(w, h, m, level, out, table=table)
     exact = Exact(p.board)
     entries: dict[int, int] = {}
     met: dict[int, set[bytes]] = {}  # the positions met under each key
@@ -252,10 +254,12 @@ class Proof:
     seconds: float = 0.0
 
 
-def prove(w: int, h: int, m: int, level: int, book_file: Path | None = None) -> Proof:
+def prove(w: int, h: int, m: int, level: int, book_file: Path | None = None,
+          table: int = 0) -> Proof:
     """Walk every human line against the level (cmgame.move, book file and all), both
-    colours; check each device move keeps the exact score."""
-    p = Player(w, h, m, level, book_file)
+    colours, its search with a table of ``table`` bytes; check each device move keeps the
+    exact score."""
+    p = Player(w, h, m, level, book_file, table=table)
     b = p.board
     exact = Exact(b)
     out = Proof()

@@ -1,5 +1,6 @@
 """connectm book: build a board's opening book, deployed with the game: 5x4's (the level's
-corrections, firmware/5x4c4.bk) or the Pico's 7x6 book (firmware/7x6c4.bin, bitbully)."""
+corrections: firmware/5x4c4.bk, or 5x4c4t32768.bk for a micro:bit v2's search with its
+table) or the Pico's 7x6 book (firmware/7x6c4.bin, bitbully)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from pathlib import Path
 
 from connectm import book, engine, levels
+from connectm.cmd_move import add_table_arg
 from connectm.cmd_search import add_position_args
 
 
@@ -18,8 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--level", default="top", help="level 1..N, its name, or top (default top)")
     p.add_argument("--plies", type=int,
                    help="7x6: the book's positions are those before this ply (default 12)")
+    add_table_arg(p)
     p.add_argument("--out", type=Path,
-                   help="book file (default firmware/WxHcM.bk; 7x6: firmware/7x6c4.bin)")
+                   help="book file (default firmware/WxHcM.bk, with a table WxHcMtBYTES.bk; "
+                   "7x6: firmware/7x6c4.bin)")
     p.set_defaults(func=run)
 
 
@@ -30,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
     seek = (w, h, args.connect) == (7, 6, 4)
     if args.plies is not None and not (seek and 1 <= args.plies <= w * h):
         raise ValueError("--plies is for 7x6 connect 4 only, 1..42")
+    if args.table and seek:
+        raise ValueError("--table: the 7x6 book holds exact moves, for any search")
     if seek:
         from connectm import book7x6, exact7x6
         if not exact7x6.available():
@@ -37,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
                              "test extra)")
         out = args.out or book7x6.path()
     else:
-        out = args.out or book.book_path(w, h, args.connect)
+        out = args.out or book.book_path(w, h, args.connect, args.table)
     t0 = time.perf_counter()
     built: dict
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
@@ -49,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             built = book7x6.build(args.plies or book7x6.PLIES, log)
             tmp.write_bytes(book7x6.encode(built))
         else:
-            built = book.build(w, h, args.connect, level, tmp, log)
+            built = book.build(w, h, args.connect, level, tmp, log, args.table)
         tmp.replace(out)
         tmp.parent.rmdir()
     except OSError as e:

@@ -20,10 +20,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("move", help="the device's move for positions on standard input")
     add_position_args(p, moves=False)
     p.add_argument("--level", default="top", help="level 1..N, its name, or top (default top)")
+    add_table_arg(p)
+    p.set_defaults(func=run)
+
+
+def add_table_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--table", type=int, default=0, metavar="BYTES",
                    help="the board's transposition table: 0 (default) a micro:bit v1, 32768 a "
                    "v2, a Pico's the bytes its boot prints (`T <bytes>`)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

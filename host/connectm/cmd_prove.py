@@ -6,6 +6,7 @@ import argparse
 import json
 
 from connectm import book, engine, levels
+from connectm.cmd_move import add_table_arg
 from connectm.cmd_search import add_position_args
 
 
@@ -13,6 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("prove", help="check a level against every human line (small boards)")
     add_position_args(p, moves=False, default_size="5x4")
     p.add_argument("--level", default="top", help="level 1..N, its name, or top (default top)")
+    add_table_arg(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -23,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     if w * h > 20:
         raise ValueError("prove walks every line: boards up to 20 cells, not %dx%d" % (w, h))
     level = levels.index(args.level)
-    p = book.prove(w, h, args.connect, level)
+    p = book.prove(w, h, args.connect, level, table=args.table)
     out = {"level": level + 1, "positions": p.positions, "value_drops": len(p.drops),
            "games": p.games, "losses": p.losses, "max_nodes": p.max_nodes,
            "max_nodes_at": p.max_nodes_at, "book_entries": p.book_entries,
@@ -31,8 +33,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
     else:
-        print("level %(level)d on %(size)s: %(positions)d device moves answered, "
-              "%(value_drops)d drop the exact value" % dict(out, size=args.size))
+        print("level %(level)d on %(size)s%(table)s: %(positions)d device moves answered, "
+              "%(value_drops)d drop the exact value"
+              % dict(out, size=args.size,
+                     table=" with a %d-byte table" % args.table if args.table else ""))
         print("%(games)d final positions, %(losses)d lost" % out)
         print("largest search: %(max_nodes)d nodes (after %(max_nodes_at)s)" % out)
         print("book: %(book_entries)d entries, %(book_bytes)d bytes" % out)

@@ -403,9 +403,10 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
             items.append(Item(src.name, text.encode(), src, ", ".join(notes_of)))
     names_map = microbit_build(items, board.fixed, board.v2, leaves) if board.fixed else {}
     if board.fixed:
-        # The opening book of the board's size (connectm book), under a name the micro:bit's
-        # flash holds ('data': a new string would take RAM), which cmsave is told.
-        bk = fw.firmware_dir() / ("%dx%dc%d.bk" % board.fixed)
+        # The opening book of the board's size and search (connectm book; the v2's search
+        # has a table), under a name the micro:bit's flash holds ('data': a new string
+        # would take RAM), which cmsave is told.
+        bk = fw.firmware_dir() / fw.book_name(*board.fixed, table=V2_TT if board.v2 else 0)
         if bk.is_file():
             items.append(Item(BOOK_NAME, bk.read_bytes(), bk, "opening book"))
             for i in items:

@@ -26,6 +26,13 @@ def firmware_dir() -> Path:
     raise FileNotFoundError("connectm firmware directory not found (looked near %s)" % _HERE)
 
 
+def book_name(w: int, h: int, m: int, table: int = 0) -> str:
+    """The file name of the opening book for a board size whose search has a table of
+    ``table`` bytes (0: none): WxHcM.bk, or WxHcMtBYTES.bk (a micro:bit v2's). A book holds
+    the corrections of one search (connectm.book), and a table changes the search's moves."""
+    return "%dx%dc%d%s.bk" % (w, h, m, "t%d" % table if table else "")
+
+
 def firmware_files() -> list[Path]:
     """All firmware source files, sorted by name."""
     return sorted(p for p in firmware_dir().glob("*.py") if p.name != "__init__.py")
@@ -162,7 +169,7 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
 
     from connectm import book
 
-    cmsave.BOOK = str(book.book_path(w, h, 4)) if books else "book.txt"
+    cmsave.BOOK = str(book.book_path(w, h, 4, tt)) if books else "book.txt"
     cmbook.NAME = str(book.seek_path(w, h, 4)) if books else "book.bin"
     cmgame.cpu()  # as main.py does next: the computer moves if it is its turn
     return cmgame
