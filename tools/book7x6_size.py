@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host")]
 
-from connectm import exact7x6, fw  # noqa: E402
+from connectm import book, exact7x6, fw  # noqa: E402
 
 fw.load()
 import cmboard  # noqa: E402
@@ -55,9 +55,7 @@ def count(plies: int, free: int = 0) -> list[int]:
             seen.add(k)
             if b.n >= free and b.n & 1 == device:
                 per_ply[b.n] += 1
-                scores = exact7x6.scores(b)
-                best = max(scores.values())
-                cols = [next(c for c in b.order if scores.get(c) == best)]
+                cols = [book.first_best(b.order, exact7x6.scores(b))]
             else:
                 cols = [c for c in range(b.w) if b.can_play(c)]
             for c in cols:

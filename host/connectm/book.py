@@ -46,6 +46,13 @@ def seek_path(w: int, h: int, m: int) -> Path:
     return fw.firmware_dir() / ("%dx%dc%d.bin" % (w, h, m))
 
 
+def first_best(order: Any, scores: dict[int, int]) -> int:
+    """The books' choice of column: a best-scoring one, the first in ``order`` (a board's
+    centre-out order); ``scores``: column -> exact score, for the legal columns."""
+    top = max(scores.values())
+    return next(c for c in order if scores.get(c) == top)
+
+
 def key(b: Any) -> int:
     """The position's book key, as cmsave.book computes it."""
     return int.from_bytes(bytes(b.cells), "little") % KEY_MOD
@@ -216,9 +223,8 @@ def build(w: int, h: int, m: int, level: int, out: Path,
         met.setdefault(k, set()).add(bytes(p.board.cells))
         c = p.move()
         scores = exact.scores()
-        best = max(scores.values())
-        if scores[c] != best:
-            c = next(x for x in p.board.order if scores.get(x) == best)
+        if scores[c] != max(scores.values()):
+            c = first_best(p.board.order, scores)
             entries[k] = c
             out.write_bytes(encode(entries))
             added += 1

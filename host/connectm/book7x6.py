@@ -43,8 +43,7 @@ def best(b: Any, flip: bool) -> int:
     scores = exact7x6.scores(b)
     if flip:
         scores = {b.w - 1 - c: v for c, v in scores.items()}
-    top = max(scores.values())
-    return next(c for c in b.order if scores.get(c) == top)
+    return book.first_best(b.order, scores)
 
 
 def build(plies: int = PLIES, progress: Callable[[str], None] | None = None) -> dict[bytes, int]:

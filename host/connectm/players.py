@@ -27,7 +27,7 @@ import random
 import time
 from typing import Any, Protocol
 
-from connectm import exact7x6, fw, levels
+from connectm import book, exact7x6, fw, levels
 
 fw.load()
 
@@ -108,8 +108,6 @@ class Level:
         self.players: dict[tuple[int, int, int], Any] = {}
 
     def choose(self, board: Board) -> int:
-        from connectm import book
-
         size = (board.w, board.h, board.m)
         if size not in self.players:
             self.players[size] = book.Player(*size, self.level, table=self.table)
@@ -211,8 +209,6 @@ class Perfect:
         self.exact: Any = None
 
     def choose(self, board: Board) -> int:
-        from connectm import book
-
         if (board.w, board.h, board.m) == exact7x6.SIZE and exact7x6.available():
             scores = exact7x6.scores(board)
         else:
@@ -248,7 +244,7 @@ class BookDepth:
         if scores[col] == best:
             return col
         self.booked.add(cmmoves.moves(board))
-        return next(c for c in board.order if scores.get(c) == best)
+        return book.first_best(board.order, scores)
 
 
 class RandomStart:
