@@ -43,7 +43,7 @@ def book_path(w: int, h: int, m: int, table: int = 0) -> Path:
 def seek_path(w: int, h: int, m: int) -> Path:
     """The project's binary book for that board (firmware/WxHcM.bin, a Pico's 7x6: cmbook,
     connectm.book7x6), if it has one."""
-    return fw.firmware_dir() / ("%dx%dc%d.bin" % (w, h, m))
+    return fw.firmware_dir() / fw.book_name(w, h, m, ext="bin")
 
 
 def first_best(order: Any, scores: dict[int, int]) -> int:

@@ -38,7 +38,7 @@ _VIDS = {0x0D28: "micro:bit (DAPLink)", 0x2E8A: "Raspberry Pi Pico", 0xF055: "Mi
 ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmsave")
 MAIN_TMP = "main.tmp"  # main.py on its way (Device.write)
 BOOK_NAME = "data"  # the opening book on a micro:bit (cmsave.BOOK)
-PICO_BOOK = "7x6c4.bin"  # the Pico's, copied as book.bin (cmbook.NAME)
+PICO_BOOK = fw.book_name(7, 6, 4, ext="bin")  # the Pico's, copied as book.bin (cmbook.NAME)
 MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
 CHUNK = 256
 

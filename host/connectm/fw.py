@@ -26,11 +26,12 @@ def firmware_dir() -> Path:
     raise FileNotFoundError("connectm firmware directory not found (looked near %s)" % _HERE)
 
 
-def book_name(w: int, h: int, m: int, table: int = 0) -> str:
+def book_name(w: int, h: int, m: int, table: int = 0, ext: str = "bk") -> str:
     """The file name of the opening book for a board size whose search has a table of
     ``table`` bytes (0: none): WxHcM.bk, or WxHcMtBYTES.bk (a micro:bit v2's). A book holds
-    the corrections of one search (connectm.book), and a table changes the search's moves."""
-    return "%dx%dc%d%s.bk" % (w, h, m, "t%d" % table if table else "")
+    the corrections of one search (connectm.book), and a table changes the search's moves.
+    ext "bin": the binary book (cmbook, a Pico's 7x6: exact moves, for any search)."""
+    return "%dx%dc%d%s.%s" % (w, h, m, "t%d" % table if table else "", ext)
 
 
 def firmware_files() -> list[Path]:
