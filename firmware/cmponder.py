@@ -29,8 +29,8 @@ class Ponder:
     def run(self, g, key):
         # Ponder the game g's position plus a drop under its cursor, if it is the human's turn
         # and that is not done yet; key() reads the keys. Returns the key that stopped it
-        # (None: none came, or nothing to ponder). (A reply from the opening book comes
-        # before the pondered one in cmgame.cpu: on a Pico's 7x6, before ply 12.)
+        # (None: none came, or nothing to ponder). A reply the opening book gives (cmgame.cpu
+        # asks it first: on a Pico's 7x6, before ply 12) is looked up, not searched.
         gb = g.b
         n = gb.n
         if g.st != 1 or 1 + (n & 1) != g.hp or not gb.can_play(g.cur) or \
@@ -44,13 +44,22 @@ class Ponder:
         self.pos = b''
         if b.over():
             return None
+        L = 3 * g.lv
+        c = 255
+        if b.n < g.LEVELS[L + 2]:
+            import cmsave
+            c = cmsave.book(b)
+        if c < 9:
+            # The book's reply: kept as pondered, so the next call neither searches nor reads.
+            self.pos = self.of(gb.hist, n, g.cur, g.lv)
+            self.move = c
+            return None
         s = self.s
         if s.tt:
             s.tt.clear()
         self.k = None
         self.key = key
         s.poll = self.poll
-        L = 3 * g.lv
         s.go(g.LEVELS[L], g.LEVELS[L + 1])
         s.poll = self.key = None
         if self.k is None:

@@ -133,6 +133,55 @@ def test_a_key_during_pondering_is_handled_within_a_slice(game: Any, at: int) ->
     assert g.cur == 3 and g.b.n == 4  # the key handled: the cursor moved, nothing played
 
 
+def test_a_book_reply_is_not_searched(game: Any) -> None:
+    # On a Pico's 7x6 the top level answers from its book before ply 12 (cmgame.cpu asks it
+    # first): pondering looks that reply up and searches nothing, once; after the book's
+    # plies it searches as before.
+    import cmbook
+
+    g = game
+    fw.boot(Disp(), 7, 6, TT, books=True)
+    g.lv = len(g.LEVELS) // 3 - 1
+    g.key("d")  # MENU -> PLAY, the human (1) first
+    g.key("4")  # the device's reply from the book
+    assert g.b.n == 2
+    searched: list[int] = []
+    reads: list[int] = []
+    go = g.pd.s.go
+    find = cmbook.find
+
+    def counted_go(*a: Any) -> int:
+        searched.append(1)
+        return go(*a)
+
+    def counted_find(b: Any) -> int:
+        reads.append(1)
+        return find(b)
+
+    g.pd.s.go = counted_go
+    cmbook.find = counted_find
+    g.cur = 2
+    try:
+        assert g.pd.run(g, lambda: None) is None
+        assert g.pd.run(g, lambda: None) is None  # kept: neither searched nor read again
+    finally:
+        cmbook.find = find
+    assert searched == [] and len(reads) == 1
+    g.b.play(2)
+    book_move = cmbook.find(g.b)
+    g.b.undo()
+    assert 0 <= book_move < 7
+    g.key("d")  # the human drops in column 3: the device plays the book's column
+    assert g.b.n == 4 and g.b.hist[3] == book_move
+    for c in "7711771":  # past the book's plies (12): pondering searches again
+        g.b.play(int(c) - 1)
+    g.b.play(0)
+    assert g.b.n == 12 and not g.b.over()
+    g.cur = 0
+    assert g.pd.run(g, lambda: None) is None
+    assert searched == [1] and g.pd.s.nodes > 1024
+
+
 def test_a_poll_that_never_stops_changes_no_search(game: Any) -> None:
     fw.load()
     import cmboard
