@@ -39,6 +39,8 @@ ROOTS = ("main", "cmmain", "cmhw", "cmgame", "cmsave")
 MAIN_TMP = "main.tmp"  # main.py on its way (Device.write)
 BOOK_NAME = "data"  # the opening book on a micro:bit (cmsave.BOOK)
 PICO_BOOK = fw.book_name(7, 6, 4, ext="bin")  # the Pico's, copied as book.bin (cmbook.NAME)
+RESET_MICROBIT = "import microbit\nr=microbit.reset\nprint('reset')\nr()"
+RESET_SEEN = b"reset"  # RESET_MICROBIT's mark: it runs, the reset comes next
 MICROBIT_CHUNK = 48  # larger fs_writefile chunks lose bytes on the (emulated) micro:bit UART
 CHUNK = 256
 
@@ -678,14 +680,35 @@ class Device:
 
     def reset(self) -> None:
         """Reset so main.py starts (hard reset on the micro:bit, soft reset elsewhere)."""
+        from mpremote.transport import TransportError
+
         try:
             if self.info is not None and self.info.microbit:
-                self.t.exec_raw_no_follow("import microbit\nmicrobit.reset()")
+                self._reset_microbit()
             else:
                 self.t.exit_raw_repl()
                 self.t.serial.write(b"\x04")  # soft reset in the friendly REPL runs main.py
-        except OSError as e:
+        except (OSError, TransportError) as e:
             raise self.lost("the reset", e) from None
+
+    def _reset_microbit(self) -> None:
+        # The reset is the one command whose end is not awaited (the board goes away), so it
+        # prints RESET_SEEN once the reset function is found, just before calling it. A
+        # command that lost bytes on the way (a busy board or emulator) fails instead and
+        # leaves the board in the raw REPL, where main.py never starts: sent again.
+        err = b""
+        for _ in range(3):
+            self.t.exec_raw_no_follow(RESET_MICROBIT)
+            line = self.t.read_until(1, b"\n", timeout=20)
+            if not line.startswith(b"\x04"):  # not the end of the command's output
+                if line.rstrip() == RESET_SEEN:
+                    return
+                raise OSError("no answer to the reset command: %r" % line[-40:])
+            err = line[1:]
+            if b"\x04" not in err:
+                err += self.t.read_until(1, b"\x04", timeout=20)
+        msg = err.decode(errors="replace").replace("\x04", "").strip().splitlines()
+        raise DeployError("the reset failed on the board, 3 times: %s" % (msg[-1] if msg else "?"))
 
 
 def microbit_version(info: DeviceInfo) -> int:
