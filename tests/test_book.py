@@ -194,15 +194,36 @@ def test_move_bad_line(stdin: str, where: str, capsys: pytest.CaptureFixture[str
     assert len(out.split()) == int(where.split()[1]) - 1
 
 
-def test_prove_output(proof: book.Proof, table: int,
-                      capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["prove", "--size", "5x4", "--level", "top", "--table", str(table),
-                     "--json"]) == 0
+def test_prove_output(proof: book.Proof, table: int, capsys: pytest.CaptureFixture[str],
+                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # The command prints the walk's figures and its exit status says whether the level held.
+    # The walk is the fixture's, not a second one (a minute or two each): the command must
+    # ask for the very walk the fixture made, the top level with this table.
     import json
 
+    asked = []
+    walks = [proof]  # what the walk returns
+
+    def walked(w: int, h: int, m: int, level: int, book_file: Path | None = None,
+               table: int = 0) -> book.Proof:
+        asked.append((w, h, m, level, book_file, table))
+        return walks[-1]
+
+    monkeypatch.setattr(book, "prove", walked)
+    argv = ["prove", "--size", "5x4", "--level", "top", "--table", str(table)]
+    assert cli.main(argv + ["--json"]) == 0
+    assert asked == [(5, 4, 4, TOP, None, table)]
     out = json.loads(capsys.readouterr().out)
     assert out["value_drops"] == 0 and out["losses"] == 0
     assert out["positions"] == proof.positions and out["max_nodes"] == proof.max_nodes
+    assert out["book_entries"] == proof.book_entries > 0
+    # a level that drops a value: exit 1, the drops named
+    walks.append(book.Proof(positions=9, drops=["1", "12"], games=3, losses=1))
+    assert cli.main(argv) == 1
+    text = capsys.readouterr().out
+    assert "9 device moves answered, 2 drop the exact value" in text
+    assert "3 final positions, 1 lost" in text
+    assert "drop after 1\ndrop after 12\n" in text
 
 
 def test_prove_refuses_big_boards(capsys: pytest.CaptureFixture[str]) -> None:
