@@ -144,13 +144,15 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
     import cmgame
     import cmhw
     import cmlines
-    import cmlevels
     import cmsave
     import cmsearch
 
     kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}
     inits = [(c, c.__init__) for c in (cmboard.Board, cmsearch.Search)]
-    cmgame.LEVELS = cmlevels.LEVELS  # (a board with a table changed its top: cmhw.TOP)
+    # A board boots with the game's module state new (its first game, level and scores; the
+    # module's own LEVELS, which a board with a table changes): so does each boot here, not
+    # the state an earlier boot in this process left behind.
+    importlib.reload(cmgame)
     cmhw.setup = lambda: (disp, key, w, h, tt)
     cmsave.load = lambda: text
     try:
