@@ -30,7 +30,7 @@ class Ponder:
         # Ponder the game g's position plus a drop under its cursor, if it is the human's turn
         # and that is not done yet; key() reads the keys. Returns the key that stopped it
         # (None: none came, or nothing to ponder). A reply the opening book gives (cmgame.cpu
-        # asks it first: on a Pico's 7x6, before ply 12) is looked up, not searched.
+        # asks it first: on a Pico's 7x6, before ply 14) is looked up, not searched.
         gb = g.b
         n = gb.n
         if g.st != 1 or 1 + (n & 1) != g.hp or not gb.can_play(g.cur) or \

@@ -12,7 +12,7 @@ import pytest
 
 import harness
 
-from connectm import deploy, fw
+from connectm import book7x6, deploy, fw
 
 TT = 32768
 RATE = 3400  # issue 19's emulated Pico with the table, nodes per (virtual) second
@@ -134,7 +134,7 @@ def test_a_key_during_pondering_is_handled_within_a_slice(game: Any, at: int) ->
 
 
 def test_a_book_reply_is_not_searched(game: Any) -> None:
-    # On a Pico's 7x6 the top level answers from its book before ply 12 (cmgame.cpu asks it
+    # On a Pico's 7x6 the top level answers from its book before ply 14 (cmgame.cpu asks it
     # first): pondering looks that reply up and searches nothing, once; after the book's
     # plies it searches as before.
     import cmbook
@@ -173,10 +173,10 @@ def test_a_book_reply_is_not_searched(game: Any) -> None:
     assert 0 <= book_move < 7
     g.key("d")  # the human drops in column 3: the device plays the book's column
     assert g.b.n == 4 and g.b.hist[3] == book_move
-    for c in "7711771":  # past the book's plies (12): pondering searches again
+    for c in "771177122":  # to the book's last ply: past it, pondering searches again
         g.b.play(int(c) - 1)
     g.b.play(0)
-    assert g.b.n == 12 and not g.b.over()
+    assert g.b.n == book7x6.PLIES and not g.b.over()
     g.cur = 0
     assert g.pd.run(g, lambda: None) is None
     assert searched == [1] and g.pd.s.nodes > 1024

@@ -8,8 +8,8 @@ Needs bitbully (connectm.exact7x6). --free K: the first K plies are any moves of
 (the tournament's random K-ply openings), the device's book moves start at ply K.
 
 A position and its mirror image count once (a book would look up either). `connectm book
---size 7x6` builds the Pico's (before ply 12: connectm.book7x6), choosing each column in the
-orientation it looks up, which adds a few positions (15,393 there against 15,175 here). Such a book
+--size 7x6` builds the Pico's (before ply 14: connectm.book7x6), choosing each column in the
+orientation it looks up, which adds a few positions (55,477 there against 54,379 here). Such a book
 holds a move for every position, the ones the search already plays right too: the book
 that only holds corrections is smaller, but building it needs the search's move in each
 position (~0.5 s each on the host for the Pico's top level), where this needs ~1 ms.

@@ -9,7 +9,7 @@ random player (Python's random, seeded by the game number), the level first in e
 A 5x4 move the level takes from its opening book (fewer than `book plies` discs down) costs
 no search and is not counted (the game goes on with the search's move: the counts are of the
 positions such games reach). 7x6 counts every move as searched: the Pico's book answers
-only positions before ply 12 on its own lines, which the search's moves seldom follow (a
+only positions before ply 14 on its own lines, which the search's moves seldom follow (a
 move from it costs less, so these are upper bounds). Boards: the micro:bit v1 (5x4, no table), the
 Pico (7x6) without a table and with the one cmpico sizes from the free heap at boot
 (224,640 B: issue 19's emulated Pico reported 191,872 B free in a game with the old 32 KB

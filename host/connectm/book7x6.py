@@ -22,7 +22,7 @@ import cmboard  # noqa: E402
 import cmbook  # noqa: E402
 
 SIZE = exact7x6.SIZE
-PLIES = 12  # before ply 12: 15,393 positions, 123,144 bytes of a Pico's 1,408 KiB filesystem
+PLIES = 14  # before ply 14: 55,477 positions, 443,816 bytes of a Pico's 1,408 KiB filesystem
 
 
 def path() -> Path:
