@@ -61,7 +61,7 @@ def test_the_file_is_a_sorted_book_of_the_first_plies() -> None:
 def test_the_builder_makes_the_committed_file(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     # The builder's records before ply 12 are the file's, byte for byte. (The whole file, to
-    # ply 14, is `connectm book --size 7x6`: ~20 minutes, beyond bitbully's own 12-ply book.)
+    # ply 14, is `connectm book --size 7x6`: ~21 minutes, beyond bitbully's own 12-ply book.)
     out = tmp_path / "7x6c4.bin"
     assert cli.main(["book", "--size", "7x6", "--plies", str(SCORED), "--out", str(out)]) == 0
     early = {k: c for k, c in committed().items() if discs(k) < SCORED}

@@ -190,27 +190,60 @@ class Serial:
         self.t = deploy.open_port(port)
         self.s = self.t.serial
         self.lines: list[str] = []  # everything read, in order
+        self.asked = 0  # `?` sent whose `M` answer has not come yet
+        self.lost = 0  # lines the link lost, each put back from the host's engine
 
-    def send(self, keys: str, until: str, timeout: float = 300) -> re.Match[str]:
+    def send(self, keys: str, until: str, timeout: float = 300,
+             probe: float = 0) -> re.Match[str] | None:
         """Write keys, then read lines until one matches ``until``; returns its match. The
         wait is for the device's line; ``timeout`` is only an outer cap (a slow, loaded
-        machine must not fail a correct run)."""
+        machine must not fail a correct run). ``probe``: after that many seconds without a
+        byte, a `?` goes out; the main loop answers it once it has printed every line of
+        the keys before it, so when every `?` is answered and no line matched, the line was
+        lost on the way (the emulated UART loses one now and then): returns None."""
         self.s.write(keys.encode())
+        self.asked += keys.count("?")
         end = time.time() + timeout
+        quiet = time.time() + probe
+        probed = False
         buf = b""
         while time.time() < end:
-            buf += self.s.read(self.s.in_waiting or 1)
+            data = self.s.read(self.s.in_waiting or 1)
+            buf += data
+            if data:
+                quiet = time.time() + probe
+            elif probe and time.time() > quiet:
+                self.s.write(b"?")
+                self.asked += 1
+                probed = True
+                quiet = time.time() + probe
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
                 text = line.decode(errors="replace").strip().lstrip("\x00")
+                if not self.keep(text):
+                    continue
                 self.lines.append(text)
+                if re.match(r"M \d+$", text):
+                    self.asked = max(self.asked - 1, 0)
                 m = re.match(until, text)
                 if m:
                     return m
-        raise AssertionError("no line %r after %r; read: %r" % (until, keys, self.lines[-8:]))
+                if probed and not self.asked:
+                    return None
+        raise AssertionError("no line %r after %r; read: %r, then %r" % (
+            until, keys, self.lines[-8:], buf))
+
+    def keep(self, line: str) -> bool:
+        """False for a line to lose, as the link would (a test's hook)."""
+        return True
 
     def free(self) -> int:
-        return int(self.send("?", r"M (\d+)$").group(1))
+        """The free heap the main loop reports, once it has answered every `?` sent."""
+        m = self.send("?", r"M (\d+)$")
+        while self.asked:
+            m = self.send("", r"M (\d+)$")
+        assert m is not None
+        return int(m.group(1))
 
     def close(self) -> None:
         self.t.close()
@@ -219,28 +252,60 @@ class Serial:
 B_LINE = r"B 5x4 lv=(\d) you=(\d) moves=(\d*) turn=(\d) over=(\d)"
 
 
-def human_turn(io: Serial) -> re.Match[str]:
-    """Read B lines until the human is to move or the game is over."""
+def human_turn(io: Serial, sent: str, level: int = 1) -> re.Match[str]:
+    """Read B lines until the human is to move or the game is over, after the human's keys
+    made the moves ``sent`` (lines of earlier positions, read late, are passed over). A
+    line the link lost is put back from the host's engine (the device's moves are the
+    host's: test_level_plays_the_hosts_moves), and the device's next line checks it."""
     while True:
-        m = io.send("", B_LINE)
-        if m.group(4) == m.group(2) or m.group(5) != "0":
+        m = io.send("", B_LINE, probe=10)
+        if m is None:
+            m = hosts_line(io, sent, level)
+        moves = m.group(3)
+        assert moves.startswith(sent) or sent.startswith(moves), ("moves differ", sent, m[0])
+        if moves.startswith(sent) and (m.group(4) == m.group(2) or m.group(5) != "0"):
             return m
 
 
-def drop(io: Serial, moves: str) -> re.Match[str]:
+def hosts_line(io: Serial, sent: str, level: int) -> re.Match[str]:
+    """The B line the device printed after the moves ``sent`` (its reply, if any), as the
+    host's engine plays it: for a line the serial link lost."""
+    from connectm import book
+
+    host = book.Player(5, 4, 4, level - 1)
+    for c in sent:
+        host.board.play(int(c) - 1)
+    you = 2 - (len(sent) & 1)  # the human made the last move (or the computer starts)
+    moves = sent
+    if not host.board.over():
+        moves += str(host.move() + 1)
+        host.board.play(int(moves[-1]) - 1)
+    io.lost += 1
+    io.lines.append("B 5x4 lv=%d you=%d moves=%s turn=%d over=%d" % (
+        level, you, moves, 1 + (len(moves) & 1), host.board.over()))
+    m = re.match(B_LINE, io.lines[-1])
+    assert m is not None
+    return m
+
+
+def drop(io: Serial, moves: str, level: int = 1) -> re.Match[str]:
     """The human drops in the leftmost column with room; returns the B line after the
     computer's reply (or the end)."""
     col = next(c for c in range(5) if moves.count(str(c + 1)) < 4)
     io.s.write(str(col + 1).encode())
-    return human_turn(io)
+    return human_turn(io, moves + str(col + 1), level)
 
 
-def start_game(io: Serial, you: int) -> str:
+def start_game(io: Serial, you: int, level: int = 1) -> str:
     """`d`: the next game; the moves so far (the computer's first, when it starts)."""
     io.s.write(b"d")
+    seen = len(io.lines)
     io.free()
-    last = [ln for ln in io.lines if ln.startswith("B ")]
-    return re.match(B_LINE, last[-1]).group(3) if you == 2 else ""  # type: ignore
+    if you == 1:
+        return ""
+    if not [ln for ln in io.lines[seen:] if re.match(B_LINE + "$", ln)]:
+        hosts_line(io, "", level)  # the computer's first line was lost
+    return re.match(B_LINE, [x for x in io.lines if x.startswith("B ")][-1]).group(3)  # type: ignore
 
 
 def wait_boot(io: Serial, cap: float = 900) -> int:
@@ -251,7 +316,10 @@ def wait_boot(io: Serial, cap: float = 900) -> int:
     wait = 30.0
     while True:
         try:
-            return int(io.send("?", r"M (\d+)$", timeout=wait).group(1))
+            m = io.send("?", r"M (\d+)$", timeout=wait)
+            io.asked = 0  # the `?` sent during the reset are not answered
+            assert m is not None
+            return int(m.group(1))
         except AssertionError:
             assert time.monotonic() < end, io.lines
             wait *= 2
@@ -281,12 +349,70 @@ def test_games_over_serial(emu: Any, pts: str, extended: bool, record_property: 
             record_property("mem_free_game_%d" % (game + 1), free[-1])
         print("free heap after boot and every move pair:", free)
         print("free heap after each game:", ends)
+        print("lines the link lost:", io.lost)
+        record_property("lines_lost", io.lost)
         assert min(free) >= 2048, free
         assert max(ends) - min(ends) <= 64, ends  # no leak
         assert len(results) == games and all(r in "123" for r in results), results
         assert not [ln for ln in io.lines if ln.startswith(("E ", "Traceback"))], io.lines
     finally:
         io.close()
+
+
+class Lossy(Serial):
+    """A link that loses the lines given, by their moves: the device's replies there."""
+
+    def __init__(self, port: str, lose: set[str]) -> None:
+        super().__init__(port)
+        self.lose = lose
+
+    def keep(self, line: str) -> bool:
+        m = re.match(B_LINE, line)
+        if m and m.group(3) in self.lose:
+            self.lose.discard(m.group(3))
+            return False
+        return True
+
+
+def two_games(io: Serial) -> list[str]:
+    """Two games from the boot (the human first, then second; the leftmost column with
+    room): the B lines and result lines read (or put back)."""
+    wait_boot(io)
+    seen = len(io.lines)
+    for game in range(2):
+        m = drop(io, start_game(io, 1 + game % 2))
+        while m.group(5) == "0":
+            m = drop(io, m.group(3))
+    io.free()  # the last result line
+    return [ln for ln in io.lines[seen:] if ln.startswith(("B ", "R "))]
+
+
+@ON_BOTH_FIRMWARES
+def test_a_lost_line_is_put_back(emu: Any, pts: str) -> None:
+    # The emulated UART loses a whole line now and then: the device idle in its main loop
+    # (QEMU's monitor: the PC in sleep_ms), its line never on the wire. Measured here: 2 in
+    # ~1,000 games with two emulators running, one in two games with both cores busy; CI
+    # failed so once. Lost here on purpose as well: a reply mid-game, the human's move that
+    # ends a game, the computer's first move, and its move that ends a game. Each line lost
+    # is put back from the host's engine: the lines are the ones of the same games played
+    # without those losses, and the device's next line agrees (human_turn checks it).
+    lose = {"1212", "121211223333444", "2", "2121212"}
+    lines = []
+    for io in (Serial, lambda port: Lossy(port, lose)):
+        assert cli.main(["deploy", "--port", pts]) == 0
+        link = io(pts)
+        try:
+            lines.append(two_games(link))
+            lost = link.lost
+        finally:
+            link.close()
+    assert not lose and lost >= 4, (lose, lost)  # every line chosen was met, and put back
+    # (a line put back comes after the ones read meanwhile; the scores go on from game to
+    # game: the result lines' letters only)
+    b_lines = [[ln for ln in run if ln.startswith("B ")] for run in lines]
+    results = [[ln[2] for ln in run if ln.startswith("R ")] for run in lines]
+    assert b_lines[0] == b_lines[1] and results[0] == results[1] == ["W", "L"], lines
+    assert "B 5x4 lv=1 you=2 moves=2121212 turn=2 over=1" in b_lines[0], b_lines[0]
 
 
 def test_reset_resumes_the_game(emu: Any, pts: str) -> None:
@@ -453,12 +579,12 @@ def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_
         io.s.write(b"r" * (level - 1))  # the menu: up from level 1
         for game in range(games):
             you = 1 + game % 2  # the human moves first, then second
-            moves = start_game(io, you)
+            moves = start_game(io, you, level)
             while True:
                 if len(moves) % 2 == you - 1:  # the human's turn: a seeded legal column
                     col = rng.choice([c for c in range(5) if moves.count(str(c + 1)) < 4])
                     io.s.write(str(col + 1).encode())
-                    m = human_turn(io)
+                    m = human_turn(io, moves + str(col + 1), level)
                     if m.group(5) == "0":  # (at the end the result scrolls first)
                         free.append(io.free())
                 else:  # the device moved first in this game: its opening B line is read
@@ -478,7 +604,7 @@ def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_
                     if level == top:
                         assert m.group(5) != str(you) or m.group(5) == "3", ("lost", played)
                     break
-        print("free heap after boot and every move pair:", free)
+        print("free heap after boot and every move pair:", free, "lines lost:", io.lost)
         record_property("level_%d_min_free" % level, min(free))
         assert min(free) >= 2048, free
         assert not [ln for ln in io.lines if ln.startswith(("E ", "Traceback"))], io.lines

@@ -39,6 +39,8 @@ class _Display:
 
     def show(self, image, delay=400, wait=True, loop=False, clear=False):
         self.shown.append(image)
+        if image == ' ':  # the one character whose picture the fake knows: all off
+            self.clear()
 
     def scroll(self, text, delay=150, wait=True, loop=False, monospace=False):
         self.shown.append(text)
