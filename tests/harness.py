@@ -266,14 +266,6 @@ def import_closure(code: str, available: dict[str, Path]) -> list[Path]:
     return [seen[n] for n in sorted(seen)]
 
 
-def _valid(code: str) -> bool:
-    try:
-        compile(code, "<stdin>", "exec")
-    except SyntaxError:
-        return False
-    return True
-
-
 def is_microbit(name: str) -> bool:
     """Whether a runner's name is the emulated v1's, on either firmware."""
     return name.startswith("microbit-v1")
@@ -339,16 +331,9 @@ class MicrobitV1:
             uploaded = self._upload(wanted) or uploaded
         if uploaded:
             dev.soft_reset()
-        try:
+        try:  # (a command that arrives garbled is sent again: Microbit.exec)
             return dev.exec(code, timeout=timeout or self.timeout)
         except DeviceError as e:
-            if deploy.garbled(e.traceback) and _valid(code):
-                # the command arrived garbled (serial byte loss): once more, from a reset
-                dev.soft_reset()
-                try:
-                    return dev.exec(code, timeout=timeout or self.timeout)
-                except DeviceError as e2:
-                    e = e2
             raise RunError(self.name, e.traceback, e.output) from None
 
     def _upload(self, wanted: dict[str, bytes]) -> bool:

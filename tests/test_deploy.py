@@ -612,6 +612,39 @@ def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_
         io.close()
 
 
+def test_the_emulators_garbled_command_is_sent_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # tools/emulator.py's exec, as deploy: a SyntaxError in <stdin> for code that compiles
+    # here (bytes lost on the way: nothing ran) is sent again, twice at most; any other
+    # error, or code that does not compile here, is raised at once
+    from emulator import DeviceError, Microbit
+
+    garble = 'Traceback (most recent call last):\n  File "<stdin>", line 3\nSyntaxError: '
+    sent = []
+
+    def run(fails: int, code: str, error: str = garble) -> str:
+        sent.clear()
+
+        def _exec(self: Any, c: str, timeout: Any) -> str:
+            sent.append(c)
+            if len(sent) <= fails:
+                raise DeviceError(error + "invalid syntax\n")
+            return "ok"
+
+        monkeypatch.setattr(Microbit, "_exec", _exec)
+        return Microbit().exec(code)
+
+    assert run(2, "print(1)") == "ok" and len(sent) == 3
+    with pytest.raises(DeviceError):
+        run(3, "print(1)")
+    assert len(sent) == 3
+    with pytest.raises(DeviceError):
+        run(1, "print(1")  # a real SyntaxError: sent once
+    assert len(sent) == 1
+    with pytest.raises(DeviceError):
+        run(1, "print(1)", "Traceback (most recent call last):\nNameError: ")
+    assert len(sent) == 1
+
+
 def test_a_garbled_command_is_sent_again() -> None:
     # A busy board (or emulator) drops bytes of a command: the board answers SyntaxError in
     # <stdin> and ran nothing; deploy sends the command (or the file) again, twice at most

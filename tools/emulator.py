@@ -69,6 +69,14 @@ class DeviceTimeout(EmulatorError):
     """A device call took longer than its timeout (the emulator has been killed)."""
 
 
+def _compiles(code: str | bytes) -> bool:
+    try:
+        compile(code, "<stdin>", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
 class DeviceError(RuntimeError):
     """Python code raised on the device; ``traceback`` holds the device's traceback."""
 
@@ -310,7 +318,21 @@ class Microbit:
         )
 
     def exec(self, code: str | bytes, timeout: float | None = None) -> str:
-        """Execute code in the raw REPL; return its output, raise DeviceError on error."""
+        """Execute code in the raw REPL; return its output, raise DeviceError on error. A
+        command that arrives with bytes missing (the emulated UART drops some now and then:
+        a SyntaxError in <stdin> for code that compiles here, so nothing ran) is sent
+        again, twice at most."""
+        from connectm.deploy import garbled
+
+        for tries in (2, 1, 0):
+            try:
+                return self._exec(code, timeout)
+            except DeviceError as e:
+                if not tries or not garbled(e.traceback) or not _compiles(code):
+                    raise
+        raise AssertionError("not reached")
+
+    def _exec(self, code: str | bytes, timeout: float | None) -> str:
         from mpremote.transport import TransportExecError
 
         self._ensure()
