@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -186,9 +186,11 @@ def test_deploy(pts: str, capsys: pytest.CaptureFixture[str]) -> None:
 class Serial:
     """The game's serial control line (docs/serial.md) on a port: keys in, lines out."""
 
-    def __init__(self, port: str) -> None:
-        self.t = deploy.open_port(port)
-        self.s = self.t.serial
+    def __init__(self, port: str, line: Any = None) -> None:
+        """line: a serial line to use, not the port's (a test's scripted line)."""
+        self.port = port
+        self.t: Any = deploy.open_port(port) if line is None else None
+        self.s = line if self.t is None else self.t.serial
         self.lines: list[str] = []  # everything read, in order
         self.asked = 0  # `?` sent whose `M` answer has not come yet
         self.lost = 0  # lines the link lost, each put back from the host's engine
@@ -247,7 +249,8 @@ class Serial:
         return int(m.group(1))
 
     def close(self) -> None:
-        self.t.close()
+        if self.t is not None:
+            self.t.close()
 
 
 B_LINE = r"B 5x4 lv=(\d) you=(\d) moves=(\d*) turn=(\d) over=(\d)"
@@ -314,10 +317,10 @@ def wait_boot(io: Serial, cap: float = 900) -> int:
     sending `?` again (a byte sent during the reset can be lost) at growing intervals; the
     cap is only an outer bound for a machine that never answers.
 
-    A boot that runs out of memory gets the reset button, once (a second fails the test):
-    the v1's boot has next to no room to spare (docs/serial.md), and about one boot in 100
-    fails so here on a busy machine; the reset after each booted. Counted in
-    ``io.boot_failures`` and printed."""
+    A boot that runs out of memory gets a reset, once (a second failed boot fails the
+    test), the one deploy ends with: the v1's boot has next to no room to spare
+    (docs/serial.md), and about one boot in 100 fails so here on a busy machine; the reset
+    after each booted. Counted in ``io.boot_failures`` and printed."""
     end = time.monotonic() + cap
     wait = 30.0
     while True:
@@ -329,10 +332,13 @@ def wait_boot(io: Serial, cap: float = 900) -> int:
                 if io.boot_failures > 1:
                     raise AssertionError("the boot failed twice: %r" % io.lines[-12:])
                 print("the boot ran out of memory; reset:", io.lines[-6:])
-                # Ctrl-C: a fresh REPL line (the `?` sent meanwhile are on the old one)
-                for keys in (b"\x03", b"import microbit\r", b"microbit.reset()\r"):
-                    io.s.write(keys)
-                    time.sleep(1)
+                # the board is at its REPL: the raw REPL's soft reset frees the heap the
+                # boot left, then the reset deploy ends with (it waits for the board's
+                # answers, not for a time)
+                dev = deploy.Device(io.t, io.port)
+                deploy.enter_raw_repl(io.t, io.port, reset=True)
+                dev.identify()
+                dev.reset()
                 continue
             io.asked = 0  # the `?` sent during the reset are not answered
             return int(m.group(1))
@@ -340,6 +346,22 @@ def wait_boot(io: Serial, cap: float = 900) -> int:
             if io.boot_failures > 1 or time.monotonic() >= end:
                 raise
             wait *= 2
+
+
+def play(io: Serial, games: int,
+         each: Callable[[re.Match[str]], None] = lambda m: None) -> list[str]:
+    """Games in a row (the human first, then second, alternating; it takes the leftmost
+    column with room), ``each`` called with the B line after every move pair; returns each
+    game's result (the B line's over: 1 or 2 the winner, 3 a draw)."""
+    results = []
+    for game in range(games):
+        m = drop(io, start_game(io, 1 + game % 2))
+        each(m)
+        while m.group(5) == "0":
+            m = drop(io, m.group(3))
+            each(m)
+        results.append(m.group(5))
+    return results
 
 
 @ON_BOTH_FIRMWARES
@@ -353,17 +375,15 @@ def test_games_over_serial(emu: Any, pts: str, extended: bool, record_property: 
     io = Serial(pts)
     try:
         free = [wait_boot(io)]
-        results = []
         ends = []
-        for game in range(games):  # the human moves first, then second (it alternates)
-            m = drop(io, start_game(io, 1 + game % 2))
+
+        def measure(m: re.Match[str]) -> None:
             free.append(io.free())
-            while m.group(5) == "0":
-                m = drop(io, m.group(3))
-                free.append(io.free())
-            results.append(m.group(5))
-            ends.append(free[-1])
-            record_property("mem_free_game_%d" % (game + 1), free[-1])
+            if m.group(5) != "0":
+                ends.append(free[-1])
+                record_property("mem_free_game_%d" % len(ends), free[-1])
+
+        results = play(io, games, measure)
         print("free heap after boot and every move pair:", free)
         print("free heap after each game:", ends)
         print("lines the link lost:", io.lost)
@@ -392,14 +412,10 @@ class Lossy(Serial):
 
 
 def two_games(io: Serial) -> list[str]:
-    """Two games from the boot (the human first, then second; the leftmost column with
-    room): the B lines and result lines read (or put back)."""
+    """Two games from the boot (play): the B lines and result lines read (or put back)."""
     wait_boot(io)
     seen = len(io.lines)
-    for game in range(2):
-        m = drop(io, start_game(io, 1 + game % 2))
-        while m.group(5) == "0":
-            m = drop(io, m.group(3))
+    play(io, 2)
     io.free()  # the last result line
     return [ln for ln in io.lines[seen:] if ln.startswith(("B ", "R "))]
 
@@ -605,8 +621,9 @@ def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_
                     if m.group(5) == "0":  # (at the end the result scrolls first)
                         free.append(io.free())
                 else:  # the device moved first in this game: its opening B line is read
-                    m = re.match(B_LINE, [x for x in io.lines if x.startswith("B ")][-1])
-                    assert m is not None
+                    opening = re.match(B_LINE, [x for x in io.lines if x.startswith("B ")][-1])
+                    assert opening is not None
+                    m = opening
                 assert m.group(1) == str(level), m[0]
                 played = m.group(3)
                 # each device move in the new moves, against the host's for that position
@@ -636,7 +653,7 @@ def test_the_emulators_garbled_command_is_sent_again(monkeypatch: pytest.MonkeyP
     from emulator import DeviceError, Microbit
 
     garble = 'Traceback (most recent call last):\n  File "<stdin>", line 3\nSyntaxError: '
-    sent = []
+    sent: list[str] = []
 
     def run(fails: int, code: str, error: str = garble) -> str:
         sent.clear()
@@ -669,8 +686,9 @@ BOOT_FAILURE = (b'Traceback (most recent call last):\r\n  File "__main__", line 
 @pytest.mark.parametrize("failures", [0, 1, 2])
 def test_a_boot_out_of_memory_gets_one_reset(monkeypatch: pytest.MonkeyPatch,
                                              failures: int) -> None:
-    # wait_boot: a boot that ends in a MemoryError gets the reset keys at the REPL, once;
-    # a second such boot fails the test (no QEMU: a scripted line)
+    # wait_boot: a boot that ends in a MemoryError gets deploy's reset (the raw REPL's soft
+    # reset, then the board's), once; a second such boot fails the test (no QEMU: a
+    # scripted line, and deploy's steps recorded)
     class Line:
         def __init__(self) -> None:
             self.boots = [BOOT_FAILURE] * failures + [b"M 2528\r\n"]
@@ -687,19 +705,27 @@ def test_a_boot_out_of_memory_gets_one_reset(monkeypatch: pytest.MonkeyPatch,
 
         def write(self, data: bytes) -> None:
             self.written += data
-            if data.endswith(b"microbit.reset()\r"):  # the board boots again
-                self.out += self.boots.pop(0)
 
-    monkeypatch.setattr(time, "sleep", lambda s: None)
-    io = Serial.__new__(Serial)
-    io.s, io.lines, io.asked, io.lost, io.boot_failures = Line(), [], 0, 0, 0
+    line = Line()
+    steps: list[str] = []
+
+    def reset(dev: deploy.Device) -> None:
+        steps.append("reset")
+        line.out += line.boots.pop(0)  # the board boots again
+
+    monkeypatch.setattr(deploy, "enter_raw_repl",
+                        lambda t, port, reset=False: steps.append("raw %s" % reset))
+    monkeypatch.setattr(deploy.Device, "identify", lambda dev: steps.append("identify"))
+    monkeypatch.setattr(deploy.Device, "reset", reset)
+    io = Serial("p", line)
     if failures > 1:
         with pytest.raises(AssertionError, match="the boot failed twice"):
             wait_boot(io)
     else:
         assert wait_boot(io) == 2528
         assert io.boot_failures == failures
-    assert io.s.written.count(b"microbit.reset()") == min(failures, 1)
+    assert steps == ["raw True", "identify", "reset"] * min(failures, 1)
+    assert set(line.written) == {ord("?")}  # nothing typed at the REPL
 
 
 def test_a_garbled_command_is_sent_again() -> None:
