@@ -19,10 +19,10 @@ import cmhw
 g.d, key, w, h, tt = cmhw.setup()  # the display driver compiles now
 cmhw.setup = None
 if g:  # (always true) one statement, compiled before the board and search take RAM
-    g.b = cmboard.Board(w, h, 4, tt > 0)
+    g.b = cmboard.Board(w, h, 4, tt)  # with hash keys if it has a table
     if g.PONDER:  # a board of its own (~3 KB on 7x6, with the search), the game's table
         import cmponder
-        g.pd = cmboard.Board(w, h, 4, tt > 0)
+        g.pd = cmboard.Board(w, h, 4, tt)
     cmlines.build = None  # the tables stay with the board
     if g.FRESH and tt:  # a board with a table: its top level's depth and nodes (cmhw.TOP)
         g.LEVELS = g.LEVELS[:-3] + cmhw.TOP + g.LEVELS[-1:]

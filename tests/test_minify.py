@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 import harness
-from connectm.minify import drop_unread, fold_consts, rename_map, specialize, strip_source
+from connectm.minify import (
+    drop_unread, fold_consts, inline_names, rename_map, specialize, strip_source,
+)
 
 FIRMWARE = sorted(harness.firmware_dir().glob("*.py"))
 
@@ -61,6 +63,17 @@ def test_docstrings_and_comments_go() -> None:
     ns: dict = {"const": lambda v: v}
     exec(out.replace("from micropython import const", ""), ns)
     assert ns["f"](2) == 3
+
+
+def test_inline_names_writes_numbers_in() -> None:
+    # the micro:bit v1's boot: its board size as numbers, the names gone from the globals
+    # (reads replaced, dropped from chained assignments; attributes of that name untouched)
+    src = "b = Board(w, h, 4, tt > 0)\nx.w = w  # w\nr = text = w = h = tt = None\nf(a.h)\n"
+    assert inline_names(src, {"w": 5, "h": 4, "tt": 0}) == (
+        "b = Board(5, 4, 4, 0 > 0)\nx.w = 5  # w\nr = text = None\nf(a.h)\n")
+    for bad in ("w = 3\n", "w = h = None\n", "a, w = 1, 2\n"):
+        with pytest.raises(ValueError, match="inline_names: line 1"):
+            inline_names(bad, {"w": 5, "h": 4})
 
 
 def test_fold_consts_writes_values_in() -> None:

@@ -27,8 +27,8 @@ from typing import Any, Callable, Iterable
 
 from connectm import fw
 from connectm.minify import (
-    drop_unread, fold_consts, imports_of, inline_constants, rename, rename_map, rom_names,
-    specialize, strip_source,
+    drop_unread, fold_consts, imports_of, inline_constants, inline_names, rename, rename_map,
+    rom_names, specialize, strip_source,
 )
 from connectm.tables import dims, fixed_lines
 
@@ -309,16 +309,25 @@ def unswitched(text: str, name: str) -> str:
 # cmmain's hardware set-up: cmhw.setup() gives the display driver, its key(), the board
 # size and the table's bytes.
 HW_SETUP = "import cmhw\ng.d,key,w,h,tt=cmhw.setup()\ncmhw.setup=None\n"
+TOP_DEPTH = "g.LEVELS[-3]"  # cmmain's search: no deeper than the top level
 
 
 def direct_driver(texts: dict[str, str], fixed: tuple[int, int, int]) -> None:
     """A micro:bit's cmmain imports its driver itself, as cmhw.setup() would, and cmhw is
-    not copied: a module of its own would hold ~200 B of a v1's RAM during the boot."""
+    not copied: a module of its own would hold ~200 B of a v1's RAM during the boot. The
+    board's size and table (w, h, tt) are numbers in the code: no names in the boot's
+    globals, a shorter board statement (the v1's boot has next to no room: docs/serial.md)."""
     boot = texts["cmmain"]
     if boot.count(HW_SETUP) != 1:
         raise DeployError("cmmain's hardware set-up is not the one the micro:bit build knows")
-    texts["cmmain"] = boot.replace(HW_SETUP, "import drv_microbit\ng.d,key,w,h,tt="
-                                   "drv_microbit,drv_microbit.key,%d,%d,0\n" % fixed[:2])
+    boot = boot.replace(HW_SETUP, "import drv_microbit\ng.d,key=drv_microbit,drv_microbit.key\n")
+    # and the search's depth (the top level's, cmlevels.LEVELS[-3]) a number as well
+    levels = [n.value for n in ast.parse(texts["cmlevels"]).body if isinstance(n, ast.Assign)
+              and [ast.unparse(t) for t in n.targets] == ["LEVELS"]]
+    if len(levels) != 1 or boot.count(TOP_DEPTH) != 1:
+        raise DeployError("cmmain's search set-up is not the one the micro:bit build knows")
+    boot = boot.replace(TOP_DEPTH, str(ast.literal_eval(levels[0])[-3]))
+    texts["cmmain"] = inline_names(boot, {"w": fixed[0], "h": fixed[1], "tt": 0})
     texts.pop("cmhw", None)
 
 

@@ -208,6 +208,36 @@ def specialize(text: str, values: dict[str, int]) -> str:
     return b"".join(lines).decode()
 
 
+def inline_names(text: str, values: dict[str, int]) -> str:
+    """The source with every read of a plain name in ``values`` replaced by its value, and
+    the name dropped from chained assignments (``a = w = None`` -> ``a = None``): names that
+    hold a number the build knows (the micro:bit v1's board size in cmmain). Any other
+    assignment of such a name is refused, as is a result that does not parse."""
+    toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type not in (tokenize.NL, tokenize.COMMENT)]
+    edits = []  # (start, end, new text), positions as (row, col)
+    for i, t in enumerate(toks):
+        if t.type != tokenize.NAME or t.string not in values or i and toks[i - 1].string == ".":
+            continue
+        if toks[i + 1].string == "=":
+            if not i or toks[i - 1].string != "=":
+                raise ValueError("inline_names: line %d assigns %s" % (t.start[0], t.string))
+            edits.append((t.start, toks[i + 2].start, ""))  # "w = " up to the next token
+        else:
+            edits.append((t.start, t.end, str(values[t.string])))
+    lines = text.splitlines(keepends=True)
+    for (row, col), (end_row, end_col), new in sorted(edits, reverse=True):
+        assert row == end_row  # a name and its "=" on one line
+        ln = lines[row - 1]
+        lines[row - 1] = ln[:col] + new + ln[end_col:]
+    out = "".join(lines)
+    try:
+        ast.parse(out)
+    except SyntaxError as e:  # e.g. the name in a tuple of targets
+        raise ValueError("inline_names: line %s: %s" % (e.lineno, e.msg)) from None
+    return out
+
+
 def drop_unread(sources: dict[str, str]) -> dict[str, str]:
     """Modules (name -> source) without their module-level assignments of names that no
     module of the set reads (e.g. the Pico's pins in cmhw, in a micro:bit's bundle), nor
