@@ -107,7 +107,9 @@ def test_switches() -> None:
     assert "%d" % deploy.V2_TT in v2["cmhw"]
     for text in v1.values():
         assert not re.search(r"is_touched|music|beep|running_time|\.store\(|\.cut\(|\^=", text)
-    assert re.search(r"g\.d,key,\w+,\w+,\w+=(\w+),\1\.key,5,4,0\n", v1["cmmain"])  # no table
+    assert re.search(r"g\.d,key=(\w+),\1\.key\n", v1["cmmain"])  # the driver itself
+    # the board's size, no table (no hash keys) and the search's depth: numbers
+    assert re.search(r"g\.b=\w+\.\w+\(5,4,4,0\);.*=\w+\.\w+\(g\.b,0,8\);", v1["cmmain"])
     assert "cmhw" not in v1
 
 
