@@ -316,7 +316,7 @@ def direct_driver(texts: dict[str, str], fixed: tuple[int, int, int]) -> None:
     """A micro:bit's cmmain imports its driver itself, as cmhw.setup() would, and cmhw is
     not copied: a module of its own would hold ~200 B of a v1's RAM during the boot. The
     board's size and table (w, h, tt) are numbers in the code: no names in the boot's
-    globals, a shorter board statement (the v1's boot has next to no room: docs/serial.md)."""
+    globals, a shorter board statement (the v1's boot has little room: docs/serial.md)."""
     boot = texts["cmmain"]
     if boot.count(HW_SETUP) != 1:
         raise DeployError("cmmain's hardware set-up is not the one the micro:bit build knows")
