@@ -318,9 +318,10 @@ def wait_boot(io: Serial, cap: float = 900) -> int:
     cap is only an outer bound for a machine that never answers.
 
     A boot that runs out of memory gets a reset, once (a second failed boot fails the
-    test), the one deploy ends with: the v1's boot has next to no room to spare
-    (docs/serial.md), and about one boot in 100 fails so here on a busy machine; the reset
-    after each booted. Counted in ``io.boot_failures`` and printed."""
+    test), the one deploy ends with: the v1's boot has little room to spare
+    (docs/serial.md; before the build gave it some, about one boot in 100 failed so here on
+    a busy machine, and the reset after each booted). Counted in ``io.boot_failures`` and
+    printed."""
     end = time.monotonic() + cap
     wait = 30.0
     while True:
