@@ -16,6 +16,7 @@ from connectm.tables import DIMS, UNUSED, fixed_lines
 
 fw.load()
 import cmboard  # noqa: E402
+import cmlevels  # noqa: E402
 import cmsearch  # noqa: E402
 
 DUMP = """
@@ -239,3 +240,21 @@ def test_emulator_upload_writes_a_short_file_again() -> None:
                        r"sent 200 summing to 19900 \(3 tries\)"):
         mb.put("a.py", data)
     assert "a.py" not in t.files and t.writes == emulator.UPLOAD_TRIES
+
+
+def test_direct_driver_refuses_a_boot_it_does_not_know() -> None:
+    # the v1 build writes numbers into cmmain's set-up lines; a boot or levels module
+    # written otherwise is a clear error, and the build's texts are left as they were
+    source = {m: strip_source((harness.firmware_dir() / (m + ".py")).read_text())
+              for m in ("cmmain", "cmlevels", "cmhw")}
+    texts = dict(source)
+    deploy.direct_driver(texts, (5, 4, 4))
+    assert "cmhw" not in texts and "(g.b,0,%d)" % cmlevels.LEVELS[-3] in texts["cmmain"]
+    bad = [("cmmain", "cmhw.setup()", "cmhw.start()"), ("cmmain", deploy.TOP_DEPTH, "9"),
+           ("cmlevels", "LEVELS", "STEPS")]
+    for module, old, new in bad:
+        texts = dict(source, **{module: source[module].replace(old, new)})
+        before = dict(texts)
+        with pytest.raises(deploy.DeployError, match="^cmmain's .* micro:bit build knows$"):
+            deploy.direct_driver(texts, (5, 4, 4))
+        assert texts == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,8 @@ import pytest
 
 import harness
 from connectm.minify import (
-    drop_unread, fold_consts, inline_names, rename_map, specialize, strip_source,
+    drop_unread, fold_consts, inline_constants, inline_names, literal_module, rename_map,
+    specialize, strip_source,
 )
 
 FIRMWARE = sorted(harness.firmware_dir().glob("*.py"))
@@ -74,6 +76,20 @@ def test_inline_names_writes_numbers_in() -> None:
     for bad in ("w = 3\n", "w = h = None\n", "a, w = 1, 2\n"):
         with pytest.raises(ValueError, match="inline_names: line 1"):
             inline_names(bad, {"w": 5, "h": 4})
+
+
+def test_inline_constants_writes_a_module_of_literals_in() -> None:
+    # cmlevels holds literals only: its importers get the values, and it is not copied
+    levels = "L = (1, 0, 0,  8, 1024, 99)\nN = 2\n"
+    assert [ast.unparse(v) for v in literal_module(levels).values()] == [
+        "(1, 0, 0, 8, 1024, 99)", "2"]
+    game = "import os\nfrom lv import L, N as M\nx = L[-3] + M\n"
+    assert inline_constants({"lv": levels, "g": game}) == {
+        "g": "import os\nL = (1, 0, 0, 8, 1024, 99)\nM = 2\nx = L[-3] + M\n"}
+    # a module that computes anything is a module: left as it is
+    mixed = levels + "T = L[:3]\n"
+    assert literal_module(mixed) == {}
+    assert inline_constants({"lv": mixed, "g": game}) == {"lv": mixed, "g": game}
 
 
 def test_fold_consts_writes_values_in() -> None:

@@ -27,8 +27,8 @@ from typing import Any, Callable, Iterable
 
 from connectm import fw
 from connectm.minify import (
-    drop_unread, fold_consts, imports_of, inline_constants, inline_names, rename, rename_map,
-    rom_names, specialize, strip_source,
+    drop_unread, fold_consts, imports_of, inline_constants, inline_names, literal_module, rename,
+    rename_map, rom_names, specialize, strip_source,
 )
 from connectm.tables import dims, fixed_lines
 
@@ -309,7 +309,9 @@ def unswitched(text: str, name: str) -> str:
 # cmmain's hardware set-up: cmhw.setup() gives the display driver, its key(), the board
 # size and the table's bytes.
 HW_SETUP = "import cmhw\ng.d,key,w,h,tt=cmhw.setup()\ncmhw.setup=None\n"
-TOP_DEPTH = "g.LEVELS[-3]"  # cmmain's search: no deeper than the top level
+# cmmain's search: no deeper than the top level. Not a const(): a board with a table sets
+# its own top level at boot (cmhw.TOP), so only a build without one knows the depth.
+TOP_DEPTH = "g.LEVELS[-3]"
 
 
 def direct_driver(texts: dict[str, str], fixed: tuple[int, int, int]) -> None:
@@ -322,11 +324,10 @@ def direct_driver(texts: dict[str, str], fixed: tuple[int, int, int]) -> None:
         raise DeployError("cmmain's hardware set-up is not the one the micro:bit build knows")
     boot = boot.replace(HW_SETUP, "import drv_microbit\ng.d,key=drv_microbit,drv_microbit.key\n")
     # and the search's depth (the top level's, cmlevels.LEVELS[-3]) a number as well
-    levels = [n.value for n in ast.parse(texts["cmlevels"]).body if isinstance(n, ast.Assign)
-              and [ast.unparse(t) for t in n.targets] == ["LEVELS"]]
-    if len(levels) != 1 or boot.count(TOP_DEPTH) != 1:
+    levels = literal_module(texts["cmlevels"]).get("LEVELS")
+    if levels is None or boot.count(TOP_DEPTH) != 1:
         raise DeployError("cmmain's search set-up is not the one the micro:bit build knows")
-    boot = boot.replace(TOP_DEPTH, str(ast.literal_eval(levels[0])[-3]))
+    boot = boot.replace(TOP_DEPTH, str(ast.literal_eval(levels)[-3]))
     texts["cmmain"] = inline_names(boot, {"w": fixed[0], "h": fixed[1], "tt": 0})
     texts.pop("cmhw", None)
 

@@ -14,6 +14,7 @@ import io
 import keyword
 import re
 import tokenize
+from collections.abc import Collection
 from pathlib import Path
 
 import python_minifier
@@ -93,21 +94,24 @@ def drop_dead(text: str) -> str:
     return "".join(lines)
 
 
+def literal_module(text: str) -> dict[str, ast.expr]:
+    """A module's assignments, name -> value, when it holds nothing but assignments of
+    literals (e.g. cmlevels); else {}."""
+    values = {}
+    for n in ast.parse(text).body:
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and _is_literal(n.value)):
+            return {}
+        values[n.targets[0].id] = n.value
+    return values
+
+
 def inline_constants(sources: dict[str, str]) -> dict[str, str]:
     """Modules (name -> source) with ``from M import A`` replaced by ``A = <literal>`` where
     M holds only literal assignments (e.g. cmlevels), and M left out once nothing imports
     it: a module costs a micro:bit its own RAM (module, globals, file name)."""
-    consts: dict[str, dict[str, str]] = {}
-    for name, text in sources.items():
-        values = {}
-        for n in ast.parse(text).body:
-            if not (isinstance(n, ast.Assign) and len(n.targets) == 1
-                    and isinstance(n.targets[0], ast.Name) and _is_literal(n.value)):
-                break
-            values[n.targets[0].id] = ast.unparse(n.value)
-        else:
-            if values:
-                consts[name] = values
+    consts = {name: values for name, text in sources.items()
+              if (values := literal_module(text))}
     out = dict(sources)
     for name, text in sources.items():
         lines = text.splitlines(keepends=True)
@@ -116,7 +120,8 @@ def inline_constants(sources: dict[str, str]) -> dict[str, str]:
                     and n.lineno == n.end_lineno):
                 values = consts[n.module]
                 lines[n.lineno - 1] = " " * n.col_offset + "".join(
-                    "%s = %s\n" % (a.asname or a.name, values[a.name]) for a in n.names)
+                    "%s = %s\n" % (a.asname or a.name, ast.unparse(values[a.name]))
+                    for a in n.names)
         out[name] = "".join(lines)
     for m in consts:
         if not any(m in imports_of(t) for k, t in out.items() if k != m):
@@ -163,17 +168,10 @@ def fold_consts(sources: dict[str, str]) -> dict[str, str]:
         drop = {node.lineno for name, (node, _) in defs.items() if name not in others
                 and lines[node.lineno - 1].strip() == ast.get_source_segment(text, node)}
         targets = {(node.lineno, node.col_offset) for node, _ in defs.values()}
-        toks = []
-        prev = ""
-        for t in tokenize.generate_tokens(io.StringIO(text).readline):
-            if (t.type == tokenize.NAME and t.string in values and prev != "."
-                    and t.start not in targets):
-                t = t._replace(string=str(values[t.string]))
-            if t.type not in (tokenize.NL, tokenize.COMMENT):
-                prev = t.string
-            toks.append(t)
-        kept = [ln for i, ln in enumerate(tokenize.untokenize(toks).splitlines(keepends=True), 1)
-                if i not in drop]
+        toks, reads = _name_reads(text, values)
+        text = _edited(text, [(toks[i].start, toks[i].end, str(values[toks[i].string]))
+                              for i in reads if toks[i].start not in targets])
+        kept = [ln for i, ln in enumerate(text.splitlines(keepends=True), 1) if i not in drop]
         text = drop_dead(re.sub(r"\bif 0 and [^:\n]+:", "if 0:", "".join(kept)))
         if not re.search(r"\bconst\(", text):
             text = re.sub(r"(?m)^from micropython import const\n", "", text)
@@ -213,29 +211,42 @@ def inline_names(text: str, values: dict[str, int]) -> str:
     the name dropped from chained assignments (``a = w = None`` -> ``a = None``): names that
     hold a number the build knows (the micro:bit v1's board size in cmmain). Any other
     assignment of such a name is refused, as is a result that does not parse."""
-    toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
-            if t.type not in (tokenize.NL, tokenize.COMMENT)]
-    edits = []  # (start, end, new text), positions as (row, col)
-    for i, t in enumerate(toks):
-        if t.type != tokenize.NAME or t.string not in values or i and toks[i - 1].string == ".":
-            continue
+    toks, reads = _name_reads(text, values)
+    edits = []
+    for i in reads:
+        t = toks[i]
         if toks[i + 1].string == "=":
             if not i or toks[i - 1].string != "=":
                 raise ValueError("inline_names: line %d assigns %s" % (t.start[0], t.string))
             edits.append((t.start, toks[i + 2].start, ""))  # "w = " up to the next token
         else:
             edits.append((t.start, t.end, str(values[t.string])))
-    lines = text.splitlines(keepends=True)
-    for (row, col), (end_row, end_col), new in sorted(edits, reverse=True):
-        assert row == end_row  # a name and its "=" on one line
-        ln = lines[row - 1]
-        lines[row - 1] = ln[:col] + new + ln[end_col:]
-    out = "".join(lines)
+    out = _edited(text, edits)
     try:
         ast.parse(out)
     except SyntaxError as e:  # e.g. the name in a tuple of targets
         raise ValueError("inline_names: line %s: %s" % (e.lineno, e.msg)) from None
     return out
+
+
+def _name_reads(text: str, names: Collection[str]) -> tuple[list[tokenize.TokenInfo], list[int]]:
+    """The source's tokens (without comments and blank lines) and the indexes of those that
+    are a plain name in ``names``: not an attribute (after a dot)."""
+    toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type not in (tokenize.NL, tokenize.COMMENT)]
+    return toks, [i for i, t in enumerate(toks) if t.type == tokenize.NAME
+                  and t.string in names and not (i and toks[i - 1].string == ".")]
+
+
+def _edited(text: str, edits: list[tuple[tuple[int, int], tuple[int, int], str]]) -> str:
+    """The source with each (start, end, new text) made, positions as tokenize gives them
+    ((row, col), within one line)."""
+    lines = text.splitlines(keepends=True)
+    for (row, col), (end_row, end_col), new in sorted(edits, reverse=True):
+        assert row == end_row
+        ln = lines[row - 1]
+        lines[row - 1] = ln[:col] + new + ln[end_col:]
+    return "".join(lines)
 
 
 def drop_unread(sources: dict[str, str]) -> dict[str, str]:
