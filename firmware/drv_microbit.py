@@ -37,8 +37,8 @@ def text(s):
     # 60 ms per column, in the background: the game reads keys meanwhile (a key stops it:
     # cmgame calls text('')). The board's redraws in between last until the next column.
     # A blank character stops the scroll (and frees its objects) at once; clear() would
-    # too, but on the v1's firmware 1.0.1 it waited 16 s of the board's clock for a scroll
-    # to end (measured in QEMU), the game deaf meanwhile.
+    # too, but on the v1's firmware 1.0.1 it waits for the display's next tick, which came
+    # 16 s of the board's clock late (measured in QEMU), the game deaf meanwhile.
     if s:
         display.scroll(s, 60, wait=False)
     else:
