@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from connectm import book, book7x6, cli, deploy, exact7x6, fw, levels
+from connectm import book, book7x6, cli, deploy, exact7x6, fw, levels, players
 
 fw.load()
 import cmboard  # noqa: E402
@@ -47,13 +47,19 @@ def discs(key: bytes) -> int:
     return sum(x.bit_length() - 1 for x in key)
 
 
+def opening(entries: dict[bytes, int]) -> set[bytes]:
+    """The records of the positions before the book's plies (the rest: the perfect lines)."""
+    return {k for k in entries if discs(k) < book7x6.PLIES}
+
+
 def test_the_file_is_a_sorted_book_of_the_first_plies() -> None:
     entries = committed()
-    assert len(entries) > 50000
     assert book7x6.path().stat().st_size == 8 * len(entries)
-    # a key's discs: fewer than the book's plies down, a key no smaller than its mirror's
+    # most records before the book's plies, a few after them (the perfect lines); each
+    # key no smaller than its mirror's
+    assert len(opening(entries)) > 50000
+    assert 0 < len(entries) - len(opening(entries)) < 2000
     for k in entries:
-        assert discs(k) < book7x6.PLIES
         assert k <= k[::-1]
 
 
@@ -61,9 +67,11 @@ def test_the_file_is_a_sorted_book_of_the_first_plies() -> None:
 def test_the_builder_makes_the_committed_file(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     # The builder's records before ply 12 are the file's, byte for byte. (The whole file, to
-    # ply 14, is `connectm book --size 7x6`: ~21 minutes, beyond bitbully's own 12-ply book.)
+    # ply 14, is `connectm book --size 7x6`: ~21 minutes, beyond bitbully's own 12-ply book,
+    # then the perfect lines: test_perfect_lines_are_the_builders.)
     out = tmp_path / "7x6c4.bin"
-    assert cli.main(["book", "--size", "7x6", "--plies", str(SCORED), "--out", str(out)]) == 0
+    assert cli.main(["book", "--size", "7x6", "--plies", str(SCORED), "--no-lines",
+                     "--out", str(out)]) == 0
     early = {k: c for k, c in committed().items() if discs(k) < SCORED}
     assert out.read_bytes() == book7x6.encode(early)
     assert "book 7x6c4.bin: %d entries, %d bytes" % (len(early), out.stat().st_size) \
@@ -93,8 +101,44 @@ def test_top_level_keeps_every_exact_score_in_the_book() -> None:
 
     for device in (1, 2):
         book.walk(p.board, device, choose, until=book7x6.PLIES)
-    assert met == set(entries)
+    assert met == opening(entries)
     assert scored[0] > 15000 and scored[1] > 500
+
+
+# the perfect lines the tests walk: before this ply (the whole, to the games' end, is the
+# builder's: `connectm book --size 7x6`, and `connectm tournament --players pico,perfect`)
+LINES_TO = 22
+
+
+@needs_bitbully
+def test_perfect_lines_are_the_builders() -> None:
+    # the builder's corrections on the perfect lines before LINES_TO, added to the file's
+    # records before the book's plies, are the file's records there
+    entries = {k: c for k, c in committed().items() if discs(k) < book7x6.PLIES}
+    added = book7x6.perfect_lines(entries, table=players.PICO_TABLE, until=LINES_TO)
+    assert added > 10
+    assert entries == {k: c for k, c in committed().items() if discs(k) < LINES_TO}
+
+
+@needs_bitbully
+def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
+    # the Pico's top level as the device plays it (cmgame.cpu: the file through cmbook, then
+    # its search with a Pico's table), first, against every best-scoring reply: each of its
+    # moves before LINES_TO keeps the exact score, and it meets every record there
+    p = book.Player(7, 6, 4, TOP, table=players.PICO_TABLE)
+    b = p.board
+    met: set[bytes] = set()
+
+    def choose() -> int:
+        c = p.move()
+        assert c in book7x6.best_columns(b, exact7x6.scores(b)), cmmoves.moves(b)
+        met.add(book7x6.key(b)[0])
+        return c
+
+    book.walk(b, 1, choose, until=LINES_TO,
+              replies=lambda: book7x6.best_columns(b, exact7x6.scores(b)))
+    lines = {k for k in committed() if book7x6.PLIES <= discs(k) < LINES_TO}
+    assert len(lines) > 10 and lines <= met
 
 
 def test_decode_rejects_what_is_not_a_book() -> None:
@@ -174,3 +218,13 @@ def test_move_reads_the_book(capsys: pytest.CaptureFixture[str],
     want = ["%d" % (1 + column_of(entries, m)) for m in lines]
     assert "256" not in want  # all three are book positions
     assert capsys.readouterr().out.split() == want
+
+
+def test_book_options_for_7x6_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the 7x6 book's options on another size: a one-line error, no file written
+    out = tmp_path / "5x4c4.bk"
+    for extra, what in ((["--no-lines"], "--no-lines"), (["--plies", "8"], "--plies")):
+        assert cli.main(["book", "--size", "5x4", *extra, "--out", str(out)]) == 2
+        assert capsys.readouterr().err == "connectm: error: %s is for 7x6 connect 4 only%s\n" % (
+            what, ", 1..42" if what == "--plies" else "")
+    assert not out.exists() and not (tmp_path / "build").exists()

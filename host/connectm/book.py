@@ -46,6 +46,11 @@ def seek_path(w: int, h: int, m: int) -> Path:
     return fw.firmware_dir() / fw.book_name(w, h, m, ext="bin")
 
 
+# a binary book no board has: a Player that reads it plays its search's moves (and its
+# line book's, where the board size has one)
+NO_BOOK = Path("/nonexistent/connectm/no-book.bin")
+
+
 def first_best(order: Any, scores: dict[int, int]) -> int:
     """The books' choice of column: a best-scoring one, the first in ``order`` (a board's
     centre-out order); ``scores``: column -> exact score, for the legal columns."""
@@ -179,11 +184,13 @@ class Exact:
 
 
 def walk(b: Any, device: int, choose: Callable[[], int],
-         end: Callable[[int], None] | None = None, until: int = 0) -> None:
+         end: Callable[[int], None] | None = None, until: int = 0,
+         replies: Callable[[], list[int]] | None = None) -> None:
     """Play out every game the device plays as ``device`` (1: first) against every human
     line, on board ``b``: ``choose()`` gives the device's column where it is to move, and
     ``end(result)`` hears each final position (cmboard's over(): 1, 2 or 3 for a draw).
-    A position reached twice is played out once. ``until``: stop at that ply (0: never)."""
+    A position reached twice is played out once. ``until``: stop at that ply (0: never).
+    ``replies()``: the human's columns to follow (default: every legal one)."""
     seen: set[bytes] = set()
 
     def visit() -> None:
@@ -196,8 +203,10 @@ def walk(b: Any, device: int, choose: Callable[[], int],
             if end:
                 end(r)
             return
-        cols = [choose()] if 1 + (b.n & 1) == device else [
-            c for c in range(b.w) if b.can_play(c)]
+        if 1 + (b.n & 1) == device:
+            cols = [choose()]
+        else:
+            cols = replies() if replies else [c for c in range(b.w) if b.can_play(c)]
         for c in cols:
             b.play(c)
             visit()

@@ -1,5 +1,6 @@
 """The Pico's 7x6 opening book: a perfect move for every position the device meets before
-ply P from the empty board, first or second, against every human line (firmware/7x6c4.bin,
+ply P from the empty board, first or second, against every human line, and after it where
+its search would drop the value on the perfect lines (perfect_lines) (firmware/7x6c4.bin,
 read on the board by cmbook's binary search; `connectm book --size 7x6`).
 
 Built with exact scores from bitbully (connectm.exact7x6): the device's column keeps the
@@ -14,15 +15,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from connectm import book, exact7x6, fw
+from connectm import book, exact7x6, fw, levels
 from connectm.book import BookError
+from connectm.players import PICO_TABLE
 
 fw.load()
 import cmboard  # noqa: E402
 import cmbook  # noqa: E402
 
 SIZE = exact7x6.SIZE
-PLIES = 14  # before ply 14: 55,477 positions, 443,816 bytes of a Pico's 1,408 KiB filesystem
+PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 242, 445,752 bytes
+#             of a Pico's 1,408 KiB filesystem
 
 
 def path() -> Path:
@@ -46,8 +49,11 @@ def best(b: Any, flip: bool) -> int:
     return book.first_best(b.order, scores)
 
 
-def build(plies: int = PLIES, progress: Callable[[str], None] | None = None) -> dict[bytes, int]:
-    """key -> column of every position the device meets before ``plies``, both colours."""
+def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
+          lines: bool = True) -> dict[bytes, int]:
+    """key -> column of every position the device meets before ``plies``, both colours,
+    and (lines) the top level's corrections on the perfect lines (perfect_lines), its
+    search with a Pico's table."""
     b = cmboard.Board(*SIZE)
     entries: dict[bytes, int] = {}
 
@@ -61,7 +67,73 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None) -> 
         book.walk(b, device, choose, until=plies)
         if progress:
             progress("device %s: %d positions" % (("first", "second")[device - 1], len(entries)))
+    if lines:
+        perfect_lines(entries, progress, PICO_TABLE)
     return entries
+
+
+def best_columns(b: Any, scores: dict[int, int]) -> list[int]:
+    """The best-scoring columns (a perfect player's choices), centre-out; ``scores``:
+    column -> exact score, for the legal columns."""
+    top = max(scores.values())
+    return [c for c in b.order if scores.get(c) == top]
+
+
+def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | None = None,
+                  table: int = 0, until: int = 0) -> int:
+    """Add to ``entries`` what the top level needs to keep the exact score in every game it
+    plays first from the empty board against perfect play (each of the opponent's
+    best-scoring replies, the ``perfect`` player's choices), to the game's end: where its
+    own move (the book's column, else its search's, with a table of ``table`` bytes: a
+    Pico's) would drop the score, a best-scoring column. Walked again until nothing is
+    added (a record serves a position and its mirror image, whose searches may differ).
+    Returns how many records were added. ``until``: stop at that ply (0: the game's end).
+    (Second, from the empty board, the device is lost against perfect play whatever it
+    does.)"""
+    # the book's records are looked up here, as cmgame.cpu() reads them first; the Player
+    # reads none, so its move is the search's
+    p = book.Player(*SIZE, levels.count() - 1, seek_file=book.NO_BOOK, table=table)
+    b = p.board
+    searched: dict[bytes, int] = {}  # a position's search column, met again next round
+    exact: dict[bytes, dict[int, int]] = {}
+    added = 0
+
+    def scores() -> dict[int, int]:
+        pos = bytes(b.cells)
+        if pos not in exact:
+            exact[pos] = exact7x6.scores(b)
+        return exact[pos]
+
+    def choose() -> int:
+        nonlocal added
+        k, flip = key(b)
+        if k in entries:
+            return b.w - 1 - entries[k] if flip else entries[k]
+        pos = bytes(b.cells)
+        if pos not in searched:
+            searched[pos] = p.move()
+        c = searched[pos]
+        s = scores()
+        if s[c] == max(s.values()):
+            return c
+        entries[k] = best(b, flip)
+        added += 1
+        return b.w - 1 - entries[k] if flip else entries[k]
+
+    def replies() -> list[int]:
+        return best_columns(b, scores())
+
+    total = 0
+    for rnd in range(1, 100):
+        added = 0
+        book.walk(b, 1, choose, until=until, replies=replies)
+        total += added
+        if progress:
+            progress("perfect lines, round %d: %d records added, %d positions searched"
+                     % (rnd, added, len(searched)))
+        if not added:
+            return total
+    raise BookError("the perfect lines did not settle")  # pragma: no cover (each round adds)
 
 
 def encode(entries: dict[bytes, int]) -> bytes:

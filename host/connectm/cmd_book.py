@@ -19,7 +19,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_position_args(p, moves=False, default_size="5x4")
     p.add_argument("--level", default="top", help="level 1..N, its name, or top (default top)")
     p.add_argument("--plies", type=int,
-                   help="7x6: the book's positions are those before this ply (default 12)")
+                   help="7x6: the book's positions are those before this ply (default 14)")
+    p.add_argument("--no-lines", dest="lines", action="store_false",
+                   help="7x6: without the perfect lines (the top level's corrections in every "
+                   "game it plays first against perfect play)")
     add_table_arg(p)
     p.add_argument("--out", type=Path,
                    help="book file (default firmware/WxHcM.bk, with a table WxHcMtBYTES.bk; "
@@ -34,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     seek = (w, h, args.connect) == (7, 6, 4)
     if args.plies is not None and not (seek and 1 <= args.plies <= w * h):
         raise ValueError("--plies is for 7x6 connect 4 only, 1..42")
+    if not args.lines and not seek:
+        raise ValueError("--no-lines is for 7x6 connect 4 only")
     if args.table and seek:
         raise ValueError("--table: the 7x6 book holds exact moves, for any search")
     if seek:
@@ -52,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         tmp.parent.mkdir(exist_ok=True)
         if seek:
-            built = book7x6.build(args.plies or book7x6.PLIES, log)
+            built = book7x6.build(args.plies or book7x6.PLIES, log, args.lines)
             tmp.write_bytes(book7x6.encode(built))
         else:
             built = book.build(w, h, args.connect, level, tmp, log, args.table)

@@ -28,7 +28,6 @@ from connectm import book, fw, levels
 fw.load()
 import cmmoves  # noqa: E402
 
-NO_BOOK = Path("/nonexistent/connectm/no-book.bin")  # (a binary book no board has)
 HEADER = ["size", "level", "name", "positions", "kept", "share", "seed", "from_ply",
           "max_nodes"]
 
@@ -49,7 +48,7 @@ class Position:
 def sample(w: int, h: int, m: int, count: int, seed: int, from_ply: int = 0,
            max_nodes: int = 0) -> list[Position]:
     """``count`` positions (see the module doc); max_nodes 0: no limit."""
-    top = book.Player(w, h, m, levels.count() - 1, seek_file=NO_BOOK)
+    top = book.Player(w, h, m, levels.count() - 1, seek_file=book.NO_BOOK)
     b = top.board
     exact = book.Exact(b)
     solver = exact.solver
