@@ -131,12 +131,12 @@ def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
 
     def choose() -> int:
         c = p.move()
-        assert c in book7x6.best_columns(b, exact7x6.scores(b)), cmmoves.moves(b)
+        assert c in book.best_columns(b.order, exact7x6.scores(b)), cmmoves.moves(b)
         met.add(book7x6.key(b)[0])
         return c
 
     book.walk(b, 1, choose, until=LINES_TO,
-              replies=lambda: book7x6.best_columns(b, exact7x6.scores(b)))
+              replies=lambda: book.best_columns(b.order, exact7x6.scores(b)))
     lines = {k for k in committed() if book7x6.PLIES <= discs(k) < LINES_TO}
     assert len(lines) > 10 and lines <= met
 

@@ -51,11 +51,16 @@ def seek_path(w: int, h: int, m: int) -> Path:
 NO_BOOK = Path("/nonexistent/connectm/no-book.bin")
 
 
-def first_best(order: Any, scores: dict[int, int]) -> int:
-    """The books' choice of column: a best-scoring one, the first in ``order`` (a board's
+def best_columns(order: Any, scores: dict[int, int]) -> list[int]:
+    """The best-scoring columns (a perfect player's choices) in ``order`` (a board's
     centre-out order); ``scores``: column -> exact score, for the legal columns."""
     top = max(scores.values())
-    return next(c for c in order if scores.get(c) == top)
+    return [c for c in order if scores.get(c) == top]
+
+
+def first_best(order: Any, scores: dict[int, int]) -> int:
+    """The books' choice of column: a best-scoring one, the first in ``order``."""
+    return best_columns(order, scores)[0]
 
 
 def key(b: Any) -> int:

@@ -72,13 +72,6 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
     return entries
 
 
-def best_columns(b: Any, scores: dict[int, int]) -> list[int]:
-    """The best-scoring columns (a perfect player's choices), centre-out; ``scores``:
-    column -> exact score, for the legal columns."""
-    top = max(scores.values())
-    return [c for c in b.order if scores.get(c) == top]
-
-
 def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | None = None,
                   table: int = 0, until: int = 0) -> int:
     """Add to ``entries`` what the top level needs to keep the exact score in every game it
@@ -107,21 +100,18 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
     def choose() -> int:
         nonlocal added
         k, flip = key(b)
-        if k in entries:
-            return b.w - 1 - entries[k] if flip else entries[k]
-        pos = bytes(b.cells)
-        if pos not in searched:
-            searched[pos] = p.move()
-        c = searched[pos]
-        s = scores()
-        if s[c] == max(s.values()):
-            return c
-        entries[k] = best(b, flip)
-        added += 1
+        if k not in entries:
+            pos = bytes(b.cells)
+            if pos not in searched:
+                searched[pos] = p.move()
+            if searched[pos] in book.best_columns(b.order, scores()):
+                return searched[pos]
+            entries[k] = best(b, flip)
+            added += 1
         return b.w - 1 - entries[k] if flip else entries[k]
 
     def replies() -> list[int]:
-        return best_columns(b, scores())
+        return book.best_columns(b.order, scores())
 
     total = 0
     for rnd in range(1, 100):

@@ -215,9 +215,7 @@ class Perfect:
             if self.exact is None or self.exact.board is not board:
                 self.exact = book.Exact(board)  # each move's exact score, memoised per game
             scores = self.exact.scores()
-        best = max(scores.values())
-        return _rng(self.seed, board, "perfect").choice(
-            [c for c in board.order if scores.get(c) == best])
+        return _rng(self.seed, board, "perfect").choice(book.best_columns(board.order, scores))
 
 
 class BookDepth:
