@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from connectm import book, book7x6, cli, deploy, exact7x6, fw, levels, players
+from connectm import book, book7x6, cli, deploy, exact7x6, fw, levels
 
 fw.load()
 import cmboard  # noqa: E402
@@ -34,22 +34,21 @@ def committed() -> dict[bytes, int]:
 
 
 def column_of(entries: dict[bytes, int], moves: str) -> int:
-    """The book's column after ``moves``, in the board's orientation (a record keyed by the
-    mirror image holds the mirrored column), read from the records; 255: none."""
+    """The book's column after ``moves``, in the board's orientation; 255: none."""
     b = cmboard.Board(7, 6, 4)
     cmmoves.play_moves(b, moves)
-    k, flip = book7x6.key(b)
-    c = entries.get(k, 255)
-    return 6 - c if flip and c < 7 else c
+    c = book7x6.column(entries, b)
+    return 255 if c is None else c
 
 
 def discs(key: bytes) -> int:
     return sum(x.bit_length() - 1 for x in key)
 
 
-def opening(entries: dict[bytes, int]) -> set[bytes]:
-    """The records of the positions before the book's plies (the rest: the perfect lines)."""
-    return {k for k in entries if discs(k) < book7x6.PLIES}
+def before(entries: dict[bytes, int], plies: int) -> dict[bytes, int]:
+    """The records of the positions before ``plies`` (before the book's plies: the book,
+    the rest: the perfect lines)."""
+    return {k: c for k, c in entries.items() if discs(k) < plies}
 
 
 def test_the_file_is_a_sorted_book_of_the_first_plies() -> None:
@@ -57,8 +56,8 @@ def test_the_file_is_a_sorted_book_of_the_first_plies() -> None:
     assert book7x6.path().stat().st_size == 8 * len(entries)
     # most records before the book's plies, a few after them (the perfect lines); each
     # key no smaller than its mirror's
-    assert len(opening(entries)) > 50000
-    assert 0 < len(entries) - len(opening(entries)) < 2000
+    assert len(before(entries, book7x6.PLIES)) > 50000
+    assert 0 < len(entries) - len(before(entries, book7x6.PLIES)) < 2000
     for k in entries:
         assert k <= k[::-1]
 
@@ -72,7 +71,7 @@ def test_the_builder_makes_the_committed_file(tmp_path: Path,
     out = tmp_path / "7x6c4.bin"
     assert cli.main(["book", "--size", "7x6", "--plies", str(SCORED), "--no-lines",
                      "--out", str(out)]) == 0
-    early = {k: c for k, c in committed().items() if discs(k) < SCORED}
+    early = before(committed(), SCORED)
     assert out.read_bytes() == book7x6.encode(early)
     assert "book 7x6c4.bin: %d entries, %d bytes" % (len(early), out.stat().st_size) \
         in capsys.readouterr().out
@@ -101,7 +100,7 @@ def test_top_level_keeps_every_exact_score_in_the_book() -> None:
 
     for device in (1, 2):
         book.walk(p.board, device, choose, until=book7x6.PLIES)
-    assert met == opening(entries)
+    assert met == set(before(entries, book7x6.PLIES))
     assert scored[0] > 15000 and scored[1] > 500
 
 
@@ -114,10 +113,10 @@ LINES_TO = 22
 def test_perfect_lines_are_the_builders() -> None:
     # the builder's corrections on the perfect lines before LINES_TO, added to the file's
     # records before the book's plies, are the file's records there
-    entries = {k: c for k, c in committed().items() if discs(k) < book7x6.PLIES}
-    added = book7x6.perfect_lines(entries, table=players.PICO_TABLE, until=LINES_TO)
+    entries = before(committed(), book7x6.PLIES)
+    added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO)
     assert added > 10
-    assert entries == {k: c for k, c in committed().items() if discs(k) < LINES_TO}
+    assert entries == before(committed(), LINES_TO)
 
 
 @needs_bitbully
@@ -125,7 +124,7 @@ def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
     # the Pico's top level as the device plays it (cmgame.cpu: the file through cmbook, then
     # its search with a Pico's table), first, against every best-scoring reply: each of its
     # moves before LINES_TO keeps the exact score, and it meets every record there
-    p = book.Player(7, 6, 4, TOP, table=players.PICO_TABLE)
+    p = book.Player(7, 6, 4, TOP, table=levels.PICO_TABLE)
     b = p.board
     met: set[bytes] = set()
 
@@ -137,7 +136,7 @@ def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
 
     book.walk(b, 1, choose, until=LINES_TO,
               replies=lambda: book.best_columns(b.order, exact7x6.scores(b)))
-    lines = {k for k in committed() if book7x6.PLIES <= discs(k) < LINES_TO}
+    lines = set(before(committed(), LINES_TO)) - set(before(committed(), book7x6.PLIES))
     assert len(lines) > 10 and lines <= met
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from connectm import fw, players, rivals
+from connectm import fw, levels, players, rivals
 
 fw.load()
 import cmboard  # noqa: E402
@@ -83,7 +83,7 @@ def test_pico_is_the_top_level_with_a_table() -> None:
     p = players.make_player("pico")
     assert p.name == "pico"
     b = board("4453")
-    s = cmsearch.Search(b, players.PICO_TABLE, cmhw.TOP[0])
+    s = cmsearch.Search(b, levels.PICO_TABLE, cmhw.TOP[0])
     assert p.choose(b) == s.go(*cmhw.TOP)
     assert rivals.WASP_FILE == "apps/four_in_a_row.py"
 
@@ -94,13 +94,11 @@ def test_pico_levels_are_the_levels_with_its_table() -> None:
     import cmsearch
     import cmhw
 
-    from connectm import levels
-
     depth, nodes, _ = levels.levels()[2]
     p = players.make_player("pico:3")
     assert p.name == "pico:3"
     b = board("4453")
-    assert p.choose(b) == cmsearch.Search(b, players.PICO_TABLE, cmhw.TOP[0]).go(depth, nodes)
+    assert p.choose(b) == cmsearch.Search(b, levels.PICO_TABLE, cmhw.TOP[0]).go(depth, nodes)
     assert players.make_player("pico:%d" % levels.count()).choose(b) == \
         players.make_player("pico").choose(b)
     with pytest.raises(ValueError, match="levels are 1..%d" % levels.count()):

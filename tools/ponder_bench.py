@@ -24,11 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host")]
 
-from connectm import fw  # noqa: E402
+from connectm import fw, levels  # noqa: E402
 from connectm.book import Quiet  # noqa: E402
 
 RATE = 3400  # nodes per second: the emulated Pico with its table
-TABLE = 195 * 1024  # bytes: a Pico's table from its free heap (README)
 THINK, STEP = 2.0, 0.3  # s: before the first key, between cursor keys
 RESTS = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0)  # s on the chosen column before the drop
 
@@ -45,13 +44,11 @@ def play(game: int, rest: float, ponder: bool) -> list[int]:
     import cmponder
     import cmsearch
 
-    from connectm import levels
-
-    g.LEVELS = levels.on_board(TABLE)  # as cmmain gives them to a board with a table
+    g.LEVELS = levels.on_board(levels.PICO_TABLE)  # as cmmain gives them to a board with a table
     top = len(g.LEVELS) // 3 - 1
     b = cmboard.Board(7, 6, 4)
     g.b, g.d, g.sv, g.lv, g.st, g.hp, g.cur = b, Dark(), None, top, 1, 1 + (game & 1), 3
-    g.s = s = cmsearch.Search(b, TABLE, g.LEVELS[3 * top])
+    g.s = s = cmsearch.Search(b, levels.PICO_TABLE, g.LEVELS[3 * top])
     pb = cmboard.Board(7, 6, 4)
     g.pd = pd = cmponder.Ponder(pb, s) if ponder else None
     waits: list[int] = []

@@ -229,10 +229,8 @@ def build(w: int, h: int, m: int, level: int, out: Path,
     exact = Exact(p.board)
     entries: dict[int, int] = {}
     met: dict[int, set[bytes]] = {}  # the positions met under each key
-    added = 0
 
     def choose() -> int:
-        nonlocal added
         k = key(p.board)
         met.setdefault(k, set()).add(bytes(p.board.cells))
         c = p.move()
@@ -241,24 +239,38 @@ def build(w: int, h: int, m: int, level: int, out: Path,
             c = first_best(p.board.order, scores)
             entries[k] = c
             out.write_bytes(encode(entries))
-            added += 1
         return c
 
-    out.write_bytes(b"")
-    for rnd in range(1, 100):
-        added = 0
+    def walk_round() -> int:
+        before = len(entries)
+        met.clear()
         for device in (1, 2):
             walk(p.board, device, choose)
-        if progress:
-            progress("round %d: %d entries (%d added)" % (rnd, len(entries), added))
         for k in entries:
             if len(met[k]) > 1:  # the other position would play the book's column
                 raise BookError("positions %s share the book key %d"
                                 % (" and ".join(sorted(x.hex() for x in met[k])), k))
+        return len(entries) - before
+
+    out.write_bytes(b"")
+    settle(walk_round, progress, "book")
+    return entries
+
+
+def settle(walk_round: Callable[[], int], progress: Callable[[str], None] | None,
+           what: str) -> int:
+    """Walk again until a round adds no record (``walk_round()``: one walk of the lines,
+    how many records it added): a record changes the games after it, and may serve more
+    than the position that asked for it. Returns how many records were added in all."""
+    total = 0
+    for rnd in range(1, 100):
+        added = walk_round()
+        total += added
+        if progress:
+            progress("%s, round %d: %d records added" % (what, rnd, added))
         if not added:
-            return entries
-        met.clear()
-    raise BookError("the book did not settle")  # pragma: no cover (each round only adds)
+            return total
+    raise BookError("%s: the book did not settle" % what)  # pragma: no cover (rounds add)
 
 
 @dataclass

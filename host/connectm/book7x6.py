@@ -17,7 +17,6 @@ from typing import Any, Callable
 
 from connectm import book, exact7x6, fw, levels
 from connectm.book import BookError
-from connectm.players import PICO_TABLE
 
 fw.load()
 import cmboard  # noqa: E402
@@ -40,13 +39,27 @@ def key(b: Any) -> tuple[bytes, bool]:
     return bytes(k), bool(flip)
 
 
-def best(b: Any, flip: bool) -> int:
-    """The book's column for the position on board b, in the key's orientation (flip: the
-    mirror image's): a best-scoring column, the first centre-out."""
-    scores = exact7x6.scores(b)
-    if flip:
-        scores = {b.w - 1 - c: v for c, v in scores.items()}
-    return book.first_best(b.order, scores)
+def column(entries: dict[bytes, int], b: Any) -> int | None:
+    """The book's column for the position on board b, in the board's orientation; None: no
+    record."""
+    k, flip = key(b)
+    return None if k not in entries else mirrored(entries[k], flip, b.w)
+
+
+def mirrored(c: int, flip: bool, w: int) -> int:
+    """Column c in the other orientation if ``flip`` (a record keyed by the mirror image
+    holds the mirrored column)."""
+    return w - 1 - c if flip else c
+
+
+def record(entries: dict[bytes, int], b: Any, scores: dict[int, int]) -> int:
+    """Record the book's column for the position on board b (``scores``: column -> exact
+    score there): a best-scoring column, the first centre-out in the key's orientation.
+    Returns it in the board's."""
+    k, flip = key(b)
+    entries[k] = book.first_best(b.order, {mirrored(c, flip, b.w): v
+                                           for c, v in scores.items()})
+    return mirrored(entries[k], flip, b.w)
 
 
 def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
@@ -58,17 +71,15 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
     entries: dict[bytes, int] = {}
 
     def choose() -> int:
-        k, flip = key(b)
-        if k not in entries:  # (its mirror image's column, mirrored)
-            entries[k] = best(b, flip)
-        return b.w - 1 - entries[k] if flip else entries[k]
+        c = column(entries, b)  # (its mirror image's column, mirrored)
+        return record(entries, b, exact7x6.scores(b)) if c is None else c
 
     for device in (1, 2):
         book.walk(b, device, choose, until=plies)
         if progress:
             progress("device %s: %d positions" % (("first", "second")[device - 1], len(entries)))
     if lines:
-        perfect_lines(entries, progress, PICO_TABLE)
+        perfect_lines(entries, progress, levels.PICO_TABLE)
     return entries
 
 
@@ -89,7 +100,6 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
     b = p.board
     searched: dict[bytes, int] = {}  # a position's search column, met again next round
     exact: dict[bytes, dict[int, int]] = {}
-    added = 0
 
     def scores() -> dict[int, int]:
         pos = bytes(b.cells)
@@ -98,32 +108,26 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
         return exact[pos]
 
     def choose() -> int:
-        nonlocal added
-        k, flip = key(b)
-        if k not in entries:
-            pos = bytes(b.cells)
-            if pos not in searched:
-                searched[pos] = p.move()
-            if searched[pos] in book.best_columns(b.order, scores()):
-                return searched[pos]
-            entries[k] = best(b, flip)
-            added += 1
-        return b.w - 1 - entries[k] if flip else entries[k]
+        c = column(entries, b)
+        if c is not None:
+            return c
+        pos = bytes(b.cells)
+        if pos not in searched:
+            searched[pos] = p.move()
+        if searched[pos] in book.best_columns(b.order, scores()):
+            return searched[pos]
+        return record(entries, b, scores())
 
-    def replies() -> list[int]:
-        return book.best_columns(b.order, scores())
+    def walk_round() -> int:
+        before = len(entries)
+        book.walk(b, 1, choose, until=until,
+                  replies=lambda: book.best_columns(b.order, scores()))
+        return len(entries) - before
 
-    total = 0
-    for rnd in range(1, 100):
-        added = 0
-        book.walk(b, 1, choose, until=until, replies=replies)
-        total += added
-        if progress:
-            progress("perfect lines, round %d: %d records added, %d positions searched"
-                     % (rnd, added, len(searched)))
-        if not added:
-            return total
-    raise BookError("the perfect lines did not settle")  # pragma: no cover (each round adds)
+    added = book.settle(walk_round, progress, "perfect lines")
+    if progress:
+        progress("perfect lines: %d positions searched" % len(searched))
+    return added
 
 
 def encode(entries: dict[bytes, int]) -> bytes:

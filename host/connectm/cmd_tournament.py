@@ -13,8 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from connectm import keeping
-from connectm import players as P
+from connectm import keeping, levels
 from connectm import tournament as T
 
 
@@ -140,7 +139,7 @@ def shares(sizes: list[tuple[int, int, int]], args: argparse.Namespace) -> list[
     for w, h, m in sizes:
         sample = keeping.sample(w, h, m, args.share, args.seed, args.share_from,
                                 args.share_nodes)
-        for r in keeping.shares(w, h, m, sample, P.PICO_TABLE if args.pico else 0):
+        for r in keeping.shares(w, h, m, sample, levels.PICO_TABLE if args.pico else 0):
             rows.append(dict(r, seed=args.seed, from_ply=args.share_from,
                              max_nodes=args.share_nodes))
     return rows

@@ -95,7 +95,7 @@ def shares(w: int, h: int, m: int, positions: list[Position], table: int = 0
            ) -> list[dict[str, Any]]:
     """One row (HEADER's fields but seed, from_ply, max_nodes) per level, then ``random``:
     the mean share of value-keeping moves among the legal ones. table: the levels as a board
-    with a table of those bytes plays them (a Pico's: players.PICO_TABLE)."""
+    with a table of those bytes plays them (a Pico's: levels.PICO_TABLE)."""
     rows = []
     size = "%dx%d:%d" % (w, h, m)
     for lv in range(levels.count()):

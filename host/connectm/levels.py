@@ -10,6 +10,10 @@ import cmlevels  # noqa: E402
 # A name a player understands, easiest first; README "Levels" has what each one is.
 NAMES = ("beginner", "casual", "club", "expert", "perfect")
 
+# The table a Pico's search gets from its free heap (README "Raspberry Pi Pico"), in bytes:
+# the host's players, books and benchmarks that play as a Pico use this one figure.
+PICO_TABLE = 195 * 1024
+
 
 def levels() -> list[tuple[int, int, int]]:
     """(depth, nodes, book plies) of each level, easiest first."""

@@ -37,7 +37,6 @@ import cmsearch  # noqa: E402
 
 Board = Any  # cmboard.Board (firmware: untyped)
 TT_BYTES = 1 << 16
-PICO_TABLE = 195 * 1024  # a Pico's table from its free heap (README "Raspberry Pi Pico")
 
 
 class Player(Protocol):
@@ -230,19 +229,18 @@ class BookDepth:
             raise ValueError("picobook: needs bitbully (pip install bitbully, or the test "
                              "extras)")
         self.plies, self.name = plies, name or "picobook:%d" % plies
-        self.pico = Level(levels.count() - 1, table=PICO_TABLE)
+        self.pico = Level(levels.count() - 1, table=levels.PICO_TABLE)
         self.booked: set[str] = set()
 
     def choose(self, board: Board) -> int:
         col = self.pico.choose(board)
         if board.n >= self.plies:
             return col
-        scores = exact7x6.scores(board)
-        best = max(scores.values())
-        if scores[col] == best:
+        best = book.best_columns(board.order, exact7x6.scores(board))
+        if col in best:
             return col
         self.booked.add(cmmoves.moves(board))
-        return book.first_best(board.order, scores)
+        return best[0]
 
 
 class RandomStart:
@@ -335,7 +333,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
         p.name = name
         return p
     if kind == "pico":
-        return Level(nums[0] - 1 if nums else levels.count() - 1, name, table=PICO_TABLE)
+        return Level(nums[0] - 1 if nums else levels.count() - 1, name, table=levels.PICO_TABLE)
     if kind == "picobook":
         return BookDepth(nums[0], name)
     if kind in ("wasp", "easyai"):
