@@ -283,6 +283,7 @@ class Proof:
     max_nodes_at: str = ""
     book_entries: int = 0
     book_bytes: int = 0
+    book_met: int = 0  # of the entries, those a device move met (a key no line meets: waste)
     seconds: float = 0.0
 
 
@@ -295,12 +296,16 @@ def prove(w: int, h: int, m: int, level: int, book_file: Path | None = None,
     b = p.board
     exact = Exact(b)
     out = Proof()
-    if p.book.is_file():
-        data = p.book.read_bytes()
-        out.book_entries, out.book_bytes = len(decode(data)), len(data)
+    data = p.book.read_bytes() if p.book.is_file() else b""
+    entries = decode(data)
+    out.book_entries, out.book_bytes = len(entries), len(data)
+    met: set[int] = set()
     t0 = time.perf_counter()
 
     def choose() -> int:
+        k = key(b)
+        if k in entries:
+            met.add(k)
         p.search.nodes = 0
         c = p.move()
         if p.search.nodes > out.max_nodes:
@@ -317,6 +322,7 @@ def prove(w: int, h: int, m: int, level: int, book_file: Path | None = None,
             out.losses += r == 3 - device
 
         walk(b, device, choose, end)
+    out.book_met = len(met)
     out.seconds = time.perf_counter() - t0
     return out
 

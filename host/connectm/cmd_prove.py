@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     out = {"level": level + 1, "positions": p.positions, "value_drops": len(p.drops),
            "games": p.games, "losses": p.losses, "max_nodes": p.max_nodes,
            "max_nodes_at": p.max_nodes_at, "book_entries": p.book_entries,
-           "book_bytes": p.book_bytes, "seconds": round(p.seconds, 1)}
+           "book_bytes": p.book_bytes, "book_met": p.book_met, "seconds": round(p.seconds, 1)}
     if args.json:
         print(json.dumps(out))
     else:
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                      table=" with a %d-byte table" % args.table if args.table else ""))
         print("%(games)d final positions, %(losses)d lost" % out)
         print("largest search: %(max_nodes)d nodes (after %(max_nodes_at)s)" % out)
-        print("book: %(book_entries)d entries, %(book_bytes)d bytes" % out)
+        print("book: %(book_entries)d entries, %(book_bytes)d bytes, %(book_met)d met" % out)
         for moves in p.drops[:10]:
             print("drop after %s" % moves)
     return 1 if p.drops or p.losses else 0
