@@ -234,10 +234,9 @@ def build(w: int, h: int, m: int, level: int, out: Path,
         k = key(p.board)
         met.setdefault(k, set()).add(bytes(p.board.cells))
         c = p.move()
-        scores = exact.scores()
-        if scores[c] != max(scores.values()):
-            c = first_best(p.board.order, scores)
-            entries[k] = c
+        best = best_columns(p.board.order, exact.scores())
+        if c not in best:
+            c = entries[k] = best[0]
             out.write_bytes(encode(entries))
         return c
 
@@ -310,9 +309,8 @@ def prove(w: int, h: int, m: int, level: int, book_file: Path | None = None,
         c = p.move()
         if p.search.nodes > out.max_nodes:
             out.max_nodes, out.max_nodes_at = p.search.nodes, moves_text(b)
-        scores = exact.scores()
         out.positions += 1
-        if scores[c] != max(scores.values()):
+        if c not in best_columns(b.order, exact.scores()):
             out.drops.append(moves_text(b))
         return c
 
