@@ -105,25 +105,30 @@ def test_top_level_keeps_every_exact_score_in_the_book() -> None:
 
 
 # the perfect lines the tests walk: before this ply (the whole, to the games' end, is the
-# builder's: `connectm book --size 7x6`, and `connectm tournament --players pico,perfect`)
-LINES_TO = 22
+# builder's: `connectm book --size 7x6`, and `connectm tournament --players pico,perfect@2`;
+# to ply 20 they cost ~2.5 minutes, to ply 22 twice that)
+LINES_TO = 20
 
 
 @needs_bitbully
 def test_perfect_lines_are_the_builders() -> None:
-    # the builder's corrections on the perfect lines before LINES_TO, added to the file's
-    # records before the book's plies, are the file's records there
-    entries = before(committed(), book7x6.PLIES)
-    added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO)
+    # the builder's corrections on the perfect lines before LINES_TO (every first reply,
+    # best-scoring ones after it), added to the file's records before the book's plies, are
+    # the file's records there
+    file = committed()
+    entries = before(file, book7x6.PLIES)
+    added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO,
+                                  free=book7x6.FREE)
     assert added > 10
-    assert entries == before(committed(), LINES_TO)
+    assert entries == before(file, LINES_TO)
 
 
 @needs_bitbully
 def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
     # the Pico's top level as the device plays it (cmgame.cpu: the file through cmbook, then
-    # its search with a Pico's table), first, against every best-scoring reply: each of its
-    # moves before LINES_TO keeps the exact score, and it meets every record there
+    # its search with a Pico's table), first, against every first reply and every
+    # best-scoring one after it: each of its moves before LINES_TO keeps the exact score,
+    # and it meets every record there
     p = book.Player(7, 6, 4, TOP, table=levels.PICO_TABLE)
     b = p.board
     met: set[bytes] = set()
@@ -135,8 +140,9 @@ def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
         return c
 
     book.walk(b, 1, choose, until=LINES_TO,
-              replies=lambda: book.best_columns(b.order, exact7x6.scores(b)))
-    lines = set(before(committed(), LINES_TO)) - set(before(committed(), book7x6.PLIES))
+              replies=lambda: book7x6.replies(b, lambda: exact7x6.scores(b)))
+    file = committed()
+    lines = set(before(file, LINES_TO)) - set(before(file, book7x6.PLIES))
     assert len(lines) > 10 and lines <= met
 
 

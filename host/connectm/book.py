@@ -188,6 +188,11 @@ class Exact:
         return out
 
 
+def legal(b: Any) -> list[int]:
+    """The columns a disc can go into on board b, left to right."""
+    return [c for c in range(b.w) if b.can_play(c)]
+
+
 def walk(b: Any, device: int, choose: Callable[[], int],
          end: Callable[[int], None] | None = None, until: int = 0,
          replies: Callable[[], list[int]] | None = None) -> None:
@@ -211,7 +216,7 @@ def walk(b: Any, device: int, choose: Callable[[], int],
         if 1 + (b.n & 1) == device:
             cols = [choose()]
         else:
-            cols = replies() if replies else [c for c in range(b.w) if b.can_play(c)]
+            cols = replies() if replies else legal(b)
         for c in cols:
             b.play(c)
             visit()
@@ -245,8 +250,8 @@ def build(w: int, h: int, m: int, level: int, out: Path,
         met.clear()
         for device in (1, 2):
             walk(p.board, device, choose)
-        for k in entries:
-            if len(met[k]) > 1:  # the other position would play the book's column
+        for k in entries:  # (an entry no walk meets any more shares with nothing)
+            if len(met.get(k, ())) > 1:  # the other position would play the book's column
                 raise BookError("positions %s share the book key %d"
                                 % (" and ".join(sorted(x.hex() for x in met[k])), k))
         return len(entries) - before

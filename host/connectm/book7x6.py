@@ -23,8 +23,9 @@ import cmboard  # noqa: E402
 import cmbook  # noqa: E402
 
 SIZE = exact7x6.SIZE
-PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 242, 445,752 bytes
+PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 1,575, 456,416 bytes
 #             of a Pico's 1,408 KiB filesystem
+FREE = 2  # the perfect lines follow every opponent move before this ply: its first reply
 
 
 def path() -> Path:
@@ -63,10 +64,10 @@ def record(entries: dict[bytes, int], b: Any, scores: dict[int, int]) -> int:
 
 
 def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
-          lines: bool = True) -> dict[bytes, int]:
+          lines: bool = True, free: int = FREE) -> dict[bytes, int]:
     """key -> column of every position the device meets before ``plies``, both colours,
-    and (lines) the top level's corrections on the perfect lines (perfect_lines), its
-    search with a Pico's table."""
+    and (lines) the top level's corrections on the perfect lines (perfect_lines, the
+    opponent's moves before ``free`` any column), its search with a Pico's table."""
     b = cmboard.Board(*SIZE)
     entries: dict[bytes, int] = {}
 
@@ -79,19 +80,20 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
         if progress:
             progress("device %s: %d positions" % (("first", "second")[device - 1], len(entries)))
     if lines:
-        perfect_lines(entries, progress, levels.PICO_TABLE)
+        perfect_lines(entries, progress, levels.PICO_TABLE, free=free)
     return entries
 
 
 def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | None = None,
-                  table: int = 0, until: int = 0) -> int:
+                  table: int = 0, until: int = 0, free: int = 0) -> int:
     """Add to ``entries`` what the top level needs to keep the exact score in every game it
     plays first from the empty board against perfect play (each of the opponent's
-    best-scoring replies, the ``perfect`` player's choices), to the game's end: where its
-    own move (the book's column, else its search's, with a table of ``table`` bytes: a
-    Pico's) would drop the score, a best-scoring column. Walked again until nothing is
-    added (a record serves a position and its mirror image, whose searches may differ).
-    Returns how many records were added. ``until``: stop at that ply (0: the game's end).
+    best-scoring replies, the ``perfect`` player's choices; before ply ``free`` each of its
+    legal moves, as a human opens), to the game's end: where its own move (the book's
+    column, else its search's, with a table of ``table`` bytes: a Pico's) would drop the
+    score, a best-scoring column. Walked again until nothing is added (a record serves a
+    position and its mirror image, whose searches may differ). Returns how many records
+    were added. ``until``: stop at that ply (0: the game's end).
     (Second, from the empty board, the device is lost against perfect play whatever it
     does.)"""
     # the book's records are looked up here, as cmgame.cpu() reads them first; the Player
@@ -120,14 +122,20 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
 
     def walk_round() -> int:
         before = len(entries)
-        book.walk(b, 1, choose, until=until,
-                  replies=lambda: book.best_columns(b.order, scores()))
+        book.walk(b, 1, choose, until=until, replies=lambda: replies(b, scores, free))
         return len(entries) - before
 
     added = book.settle(walk_round, progress, "perfect lines")
     if progress:
         progress("perfect lines: %d positions searched" % len(searched))
     return added
+
+
+def replies(b: Any, scores: Callable[[], dict[int, int]], free: int = FREE) -> list[int]:
+    """The opponent's moves the perfect lines follow on board b: before ply ``free`` every
+    legal column (a human's opening), then the best-scoring ones (``scores()``: column ->
+    exact score)."""
+    return book.legal(b) if b.n < free else book.best_columns(b.order, scores())
 
 
 def encode(entries: dict[bytes, int]) -> bytes:

@@ -45,9 +45,7 @@ class Player(Protocol):
     def choose(self, board: Board) -> int: ...
 
 
-def legal(board: Board) -> list[int]:
-    """Legal columns, left to right."""
-    return [c for c in range(board.w) if board.can_play(c)]
+legal = book.legal  # the legal columns, left to right
 
 
 def _rng(seed: int, board: Board, salt: str) -> random.Random:
