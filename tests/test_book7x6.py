@@ -117,8 +117,7 @@ def test_perfect_lines_are_the_builders() -> None:
     # the file's records there
     file = committed()
     entries = before(file, book7x6.PLIES)
-    added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO,
-                                  free=book7x6.FREE)
+    added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO)
     assert added > 10
     assert entries == before(file, LINES_TO)
 

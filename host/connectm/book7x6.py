@@ -85,7 +85,7 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
 
 
 def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | None = None,
-                  table: int = 0, until: int = 0, free: int = 0) -> int:
+                  table: int = 0, until: int = 0, free: int = FREE) -> int:
     """Add to ``entries`` what the top level needs to keep the exact score in every game it
     plays first from the empty board against perfect play (each of the opponent's
     best-scoring replies, the ``perfect`` player's choices; before ply ``free`` each of its
