@@ -73,7 +73,7 @@ def sample(w: int, h: int, m: int, count: int, seed: int, from_ply: int = 0,
             if 1 + (b.n & 1) == device:
                 b.play(top.move())
             else:
-                b.play(rng.choice([c for c in range(w) if b.can_play(c)]))
+                b.play(rng.choice(book.legal(b)))
         if b.over() or b.n < stop:
             continue
         n = b.n
