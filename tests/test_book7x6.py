@@ -57,7 +57,7 @@ def test_the_file_is_a_sorted_book_of_the_first_plies() -> None:
     # most records before the book's plies, a few after them (the perfect lines); each
     # key no smaller than its mirror's
     assert len(before(entries, book7x6.PLIES)) > 50000
-    assert 0 < len(entries) - len(before(entries, book7x6.PLIES)) < 2000
+    assert 0 < len(entries) - len(before(entries, book7x6.PLIES)) < 5000
     for k in entries:
         assert k <= k[::-1]
 
@@ -106,15 +106,16 @@ def test_top_level_keeps_every_exact_score_in_the_book() -> None:
 
 # the perfect lines the tests walk: before this ply (the whole, to the games' end, is the
 # builder's: `connectm book --size 7x6`, and `connectm tournament --players pico,perfect@2`;
-# to ply 20 they cost ~2.5 minutes, to ply 22 twice that)
+# both colours to ply 20 cost 413 s and 299 s in the two tests here beside a CI run, the
+# first player's alone ~2.5 minutes)
 LINES_TO = 20
 
 
 @needs_bitbully
 def test_perfect_lines_are_the_builders() -> None:
-    # the builder's corrections on the perfect lines before LINES_TO (every first reply,
-    # best-scoring ones after it), added to the file's records before the book's plies, are
-    # the file's records there
+    # the builder's corrections on the perfect lines before LINES_TO (first and second:
+    # every first move of the opponent, best-scoring ones after it), added to the file's
+    # records before the book's plies, are the file's records there
     file = committed()
     entries = before(file, book7x6.PLIES)
     added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO)
@@ -125,7 +126,7 @@ def test_perfect_lines_are_the_builders() -> None:
 @needs_bitbully
 def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
     # the Pico's top level as the device plays it (cmgame.cpu: the file through cmbook, then
-    # its search with a Pico's table), first, against every first reply and every
+    # its search with a Pico's table), first and second, against every first move and every
     # best-scoring one after it: each of its moves before LINES_TO keeps the exact score,
     # and it meets every record there
     p = book.Player(7, 6, 4, TOP, table=levels.PICO_TABLE)
@@ -138,8 +139,9 @@ def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
         met.add(book7x6.key(b)[0])
         return c
 
-    book.walk(b, 1, choose, until=LINES_TO,
-              replies=lambda: book7x6.replies(b, lambda: exact7x6.scores(b)))
+    for device in (1, 2):
+        book.walk(b, device, choose, until=LINES_TO,
+                  replies=lambda: book7x6.replies(b, lambda: exact7x6.scores(b)))
     file = committed()
     lines = set(before(file, LINES_TO)) - set(before(file, book7x6.PLIES))
     assert len(lines) > 10 and lines <= met

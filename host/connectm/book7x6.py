@@ -23,9 +23,10 @@ import cmboard  # noqa: E402
 import cmbook  # noqa: E402
 
 SIZE = exact7x6.SIZE
-PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 1,575, 456,416 bytes
+PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 4,022, 475,992 bytes
 #             of a Pico's 1,408 KiB filesystem
-FREE = 2  # the perfect lines follow every opponent move before this ply: its first reply
+FREE = 2  # the perfect lines follow every opponent move before this ply: its first move, as
+#           the first player, or its first reply
 
 
 def path() -> Path:
@@ -85,23 +86,26 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
 
 
 def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | None = None,
-                  table: int = 0, until: int = 0, free: int = FREE) -> int:
+                  table: int = 0, until: int = 0, free: int = FREE,
+                  devices: tuple[int, ...] = (1, 2)) -> int:
     """Add to ``entries`` what the top level needs to keep the exact score in every game it
-    plays first from the empty board against perfect play (each of the opponent's
-    best-scoring replies, the ``perfect`` player's choices; before ply ``free`` each of its
-    legal moves, as a human opens), to the game's end: where its own move (the book's
-    column, else its search's, with a table of ``table`` bytes: a Pico's) would drop the
-    score, a best-scoring column. Walked again until nothing is added (a record serves a
-    position and its mirror image, whose searches may differ). Returns how many records
-    were added. ``until``: stop at that ply (0: the game's end).
-    (Second, from the empty board, the device is lost against perfect play whatever it
-    does.)"""
+    plays from the empty board, first and second (``devices``), against perfect play (each
+    of the opponent's best-scoring moves, the ``perfect`` player's choices; before ply
+    ``free`` each of its legal moves, as a human opens), to the game's end: where its own
+    move (the book's column, else its search's, with a table of ``table`` bytes: a Pico's)
+    would drop the score, a best-scoring column. Walked again until nothing is added (a
+    record serves a position and its mirror image, whose searches may differ), then the
+    records no line meets any more are dropped. Returns how many records were added.
+    ``until``: stop at that ply (0: the game's end). (The two colours' records are apart:
+    the first player's positions have an even number of discs.)
+    """
     # the book's records are looked up here, as cmgame.cpu() reads them first; the Player
     # reads none, so its move is the search's
     p = book.Player(*SIZE, levels.count() - 1, seek_file=book.NO_BOOK, table=table)
     b = p.board
     searched: dict[bytes, int] = {}  # a position's search column, met again next round
     exact: dict[bytes, dict[int, int]] = {}
+    met: set[bytes] = set()  # the records a round's walk read
 
     def scores() -> dict[int, int]:
         pos = bytes(b.cells)
@@ -110,9 +114,10 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
         return exact[pos]
 
     def choose() -> int:
-        c = column(entries, b)
-        if c is not None:
-            return c
+        k, flip = key(b)
+        if k in entries:
+            met.add(k)
+            return mirrored(entries[k], flip, b.w)
         pos = bytes(b.cells)
         if pos not in searched:
             searched[pos] = p.move()
@@ -122,13 +127,22 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
 
     def walk_round() -> int:
         before = len(entries)
-        book.walk(b, 1, choose, until=until, replies=lambda: replies(b, scores, free))
+        met.clear()
+        for device in devices:
+            book.walk(b, device, choose, until=until, replies=lambda: replies(b, scores, free))
         return len(entries) - before
 
-    added = book.settle(walk_round, progress, "perfect lines")
+    old = set(entries)
+    book.settle(walk_round, progress, "perfect lines")
+    # a record that a later record cut off from every line (the device now leaves the line
+    # before it): the last round, which added none, did not read it, and no game will
+    cut_off = set(entries) - old - met
+    for k in cut_off:
+        del entries[k]
     if progress:
-        progress("perfect lines: %d positions searched" % len(searched))
-    return added
+        progress("perfect lines: %d positions searched, %d records cut off dropped"
+                 % (len(searched), len(cut_off)))
+    return len(entries) - len(old)
 
 
 def replies(b: Any, scores: Callable[[], dict[int, int]], free: int = FREE) -> list[int]:
