@@ -72,7 +72,35 @@ def acks(text: str) -> list[int]:
     return [int(x) for x in re.findall(r"ack (\d+)\r?\n", text)]
 
 
-def test_save_survives_reset_mid_write(microbit_v1: harness.MicrobitV1) -> None:
+def damaged(out: str) -> bool:
+    """The raw REPL's output says the command ended (the end marks of its stdout and its
+    stderr) on an error of its own text: the last frame of the traceback is <stdin>, not
+    cmsave. A byte the emulated UART lost on the way in does that (`cmsave.save` arrived
+    as `cmsavesave`)."""
+    frames = re.findall(r'File "([^"]+)"', out)
+    return out.count("\x04") == 2 and bool(frames) and frames[-1] == "<stdin>"
+
+
+def start_loop(dev: Any, code: str, record: Any) -> str:
+    """Send the save loop and read until it has acknowledged two saves; a loop that arrived
+    damaged is sent again (twice at most, counted in the test's properties), as
+    deploy's writes are."""
+    serial = dev.transport.serial
+    for tries in (2, 1, 0):
+        dev.transport.exec_raw_no_follow(code)
+        out = ""
+        deadline = time.monotonic() + 300  # an outer cap: the loop's acks are the event
+        while len(acks(out)) < 2 and out.count("\x04") < 2 and time.monotonic() < deadline:
+            out += serial.read(max(1, serial.in_waiting)).decode(errors="replace")
+        if len(acks(out)) >= 2 or not tries or not damaged(out):
+            return out
+        record("loops_resent", 3 - tries)
+        dev.soft_reset()
+    raise AssertionError("not reached")
+
+
+def test_save_survives_reset_mid_write(microbit_v1: harness.MicrobitV1,
+                                       record_property: Any) -> None:
     """Power loss: the QEMU monitor's system_reset while the board saves in a loop, so that
     the reset lands at a different point of a save each time (opening, writing, closing).
     After the reboot the newest readable save is the last one the board acknowledged, or a
@@ -86,13 +114,9 @@ def test_save_survives_reset_mid_write(microbit_v1: harness.MicrobitV1) -> None:
     results = []
     for trial in range(16):
         dev.soft_reset()
-        dev.transport.exec_raw_no_follow(SAVE_LOOP % trial)
-        serial = dev.transport.serial
-        out = ""
-        deadline = time.monotonic() + 300  # an outer cap: the loop's acks are the event
-        while len(acks(out)) < 2 and time.monotonic() < deadline:
-            out += serial.read(max(1, serial.in_waiting)).decode(errors="replace")
+        out = start_loop(dev, SAVE_LOOP % trial, record_property)
         assert len(acks(out)) >= 2, "the save loop did not run: %r" % out
+        serial = dev.transport.serial
         end = time.monotonic() + 0.0037 * trial  # a different moment of the loop each time
         while time.monotonic() < end:  # reading on: a full pty would drop acks
             out += serial.read(max(1, serial.in_waiting)).decode(errors="replace")
