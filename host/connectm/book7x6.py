@@ -41,11 +41,15 @@ def key(b: Any) -> tuple[bytes, bool]:
     return bytes(k), bool(flip)
 
 
-def column(entries: dict[bytes, int], b: Any) -> int | None:
+def column(entries: dict[bytes, int], b: Any, met: set[bytes] | None = None) -> int | None:
     """The book's column for the position on board b, in the board's orientation; None: no
-    record."""
+    record. ``met``: a set the record's key is added to when one is found."""
     k, flip = key(b)
-    return None if k not in entries else mirrored(entries[k], flip, b.w)
+    if k not in entries:
+        return None
+    if met is not None:
+        met.add(k)
+    return mirrored(entries[k], flip, b.w)
 
 
 def mirrored(c: int, flip: bool, w: int) -> int:
@@ -114,10 +118,9 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
         return exact[pos]
 
     def choose() -> int:
-        k, flip = key(b)
-        if k in entries:
-            met.add(k)
-            return mirrored(entries[k], flip, b.w)
+        c = column(entries, b, met)
+        if c is not None:
+            return c
         pos = bytes(b.cells)
         if pos not in searched:
             searched[pos] = p.move()
