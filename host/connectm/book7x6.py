@@ -12,6 +12,7 @@ Only the building needs bitbully; the file is data, committed, and every board r
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,10 +24,12 @@ import cmboard  # noqa: E402
 import cmbook  # noqa: E402
 
 SIZE = exact7x6.SIZE
-PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 4,022, 475,992 bytes
+PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 7,905, 507,056 bytes
 #             of a Pico's 1,408 KiB filesystem
-FREE = 2  # the perfect lines follow every opponent move before this ply: its first move, as
-#           the first player, or its first reply
+# the perfect lines follow every opponent move before this ply, the device first and
+# second: as first player the opponent's first two moves (plies 1 and 3), as second its
+# first move (its first two, plies 0 and 2, would be 7 times that walk: not built)
+FREE = (4, 2)
 
 
 def path() -> Path:
@@ -69,10 +72,11 @@ def record(entries: dict[bytes, int], b: Any, scores: dict[int, int]) -> int:
 
 
 def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
-          lines: bool = True, free: int = FREE) -> dict[bytes, int]:
+          lines: bool = True, free: tuple[int, int] = FREE) -> dict[bytes, int]:
     """key -> column of every position the device meets before ``plies``, both colours,
     and (lines) the top level's corrections on the perfect lines (perfect_lines, the
-    opponent's moves before ``free`` any column), its search with a Pico's table."""
+    opponent's moves before ``free``, first and second, any column), its search with a
+    Pico's table."""
     b = cmboard.Board(*SIZE)
     entries: dict[bytes, int] = {}
 
@@ -90,18 +94,18 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
 
 
 def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | None = None,
-                  table: int = 0, until: int = 0, free: int = FREE,
+                  table: int = 0, until: int = 0, free: tuple[int, int] = FREE,
                   devices: tuple[int, ...] = (1, 2)) -> int:
     """Add to ``entries`` what the top level needs to keep the exact score in every game it
     plays from the empty board, first and second (``devices``), against perfect play (each
     of the opponent's best-scoring moves, the ``perfect`` player's choices; before ply
-    ``free`` each of its legal moves, as a human opens), to the game's end: where its own
-    move (the book's column, else its search's, with a table of ``table`` bytes: a Pico's)
-    would drop the score, a best-scoring column. Walked again until nothing is added (a
-    record serves a position and its mirror image, whose searches may differ), then the
-    records no line meets any more are dropped. Returns how many records were added.
-    ``until``: stop at that ply (0: the game's end). (The two colours' records are apart:
-    the first player's positions have an even number of discs.)
+    ``free[device - 1]`` each of its legal moves, as a human opens), to the game's end:
+    where its own move (the book's column, else its search's, with a table of ``table``
+    bytes: a Pico's) would drop the score, a best-scoring column. Walked again until
+    nothing is added (a record serves a position and its mirror image, whose searches may
+    differ), then the records no line meets any more are dropped. Returns how many records
+    were added. ``until``: stop at that ply (0: the game's end). (The two colours' records
+    are apart: the first player's positions have an even number of discs.)
     """
     # the book's records are looked up here, as cmgame.cpu() reads them first; the Player
     # reads none, so its move is the search's
@@ -132,7 +136,8 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
         before = len(entries)
         met.clear()
         for device in devices:
-            book.walk(b, device, choose, until=until, replies=lambda: replies(b, scores, free))
+            book.walk(b, device, choose, until=until,
+                      replies=partial(replies, b, scores, free[device - 1]))
         return len(entries) - before
 
     old = set(entries)
@@ -148,7 +153,7 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
     return len(entries) - len(old)
 
 
-def replies(b: Any, scores: Callable[[], dict[int, int]], free: int = FREE) -> list[int]:
+def replies(b: Any, scores: Callable[[], dict[int, int]], free: int) -> list[int]:
     """The opponent's moves the perfect lines follow on board b: before ply ``free`` every
     legal column (a human's opening), then the best-scoring ones (``scores()``: column ->
     exact score)."""

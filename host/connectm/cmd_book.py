@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="7x6: the book's positions are those before this ply (default 14)")
     p.add_argument("--no-lines", dest="lines", action="store_false",
                    help="7x6: without the perfect lines (the top level's corrections in every "
-                   "game it plays, first or second, against any first move and perfect play)")
+                   "game it plays against perfect play after any opening: first, any first "
+                   "two opponent moves; second, any first move)")
     add_table_arg(p)
     p.add_argument("--out", type=Path,
                    help="book file (default firmware/WxHcM.bk, with a table WxHcMtBYTES.bk; "
