@@ -1,10 +1,11 @@
 # cmbook: an opening book too big to scan line by line (a Pico's 7x6: `connectm book --size
-# 7x6`), found in flash by binary search: ~16 reads of one record for 55,000 positions, and
-# nothing held in RAM. The file: records of w + 1 bytes, sorted by their first w, the key:
-# a byte a column, its discs from the bottom (bit r set: row r holds the second player's
-# disc) under a 1 just above them; the position's key or its mirror image's, whichever is
-# smaller, so a position and its mirror share a record. The last byte: the column to play
-# in the key's orientation. (The micro:bit's small book is a line scan: cmsave.book.)
+# 7x6`), found in flash by binary search: at most 16 reads of one record for up to 65,536
+# positions, and nothing held in RAM. The file: records of w + 1 bytes, sorted by their
+# first w, the key: a byte a column, its discs from the bottom (bit r set: row r holds the
+# second player's disc) under a 1 just above them; the position's key or its mirror
+# image's, whichever is smaller, so a position and its mirror share a record. The last
+# byte: the column to play in the key's orientation. (The micro:bit's small book is a line
+# scan: cmsave.book.)
 NAME = 'book.bin'
 
 

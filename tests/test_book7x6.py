@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import io
 import random
-from functools import partial
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 
@@ -109,46 +107,35 @@ def test_top_level_keeps_every_exact_score_in_the_book() -> None:
 # the perfect lines the tests walk: before this ply (the whole, to the games' end, is the
 # builder's: `connectm book --size 7x6`, and `connectm tournament --players pico,perfect@4`;
 # both colours to ply 20 took 714 s and 600 s in the two tests here, one after the other,
-# the second reading the first's exact scores (scores_once); the first player's lines, its
+# the second reading the first's exact scores (lines_exact); the first player's lines, its
 # opponent's first two moves free, are most of it)
 LINES_TO = 20
 
 
 @pytest.fixture(scope="module")
-def scores_once() -> Iterator[None]:
-    """exact7x6.scores remembered for the module's tests: the two on the perfect lines score
-    many of the same positions (to ply 16, 3,891 of the second's 5,446 scores were the
-    first's; without them bitbully took 178 s of its 290 s)."""
-    memo: dict[bytes, dict[int, int]] = {}
-    search = exact7x6.scores
-
-    def scores(b: Any) -> dict[int, int]:
-        pos = bytes(b.cells)  # the discs: a position, and whose move it is
-        if pos not in memo:
-            memo[pos] = search(b)
-        return dict(memo[pos])
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(exact7x6, "scores", scores)
-        yield
+def lines_exact() -> exact7x6.Memo:
+    """The exact scores of the module's two walks of the perfect lines: they score many of
+    the same positions (to ply 16, 3,891 of the second's 5,446 scores were the first's;
+    without them bitbully took 178 s of its 290 s)."""
+    return exact7x6.Memo()
 
 
 @needs_bitbully
-@pytest.mark.usefixtures("scores_once")
-def test_perfect_lines_are_the_builders() -> None:
+def test_perfect_lines_are_the_builders(lines_exact: exact7x6.Memo) -> None:
     # the builder's corrections on the perfect lines before LINES_TO (first and second:
     # every move of the opponent before book7x6.FREE, best-scoring ones after), added to the
     # file's records before the book's plies, are the file's records there
     file = committed()
     entries = before(file, book7x6.PLIES)
-    added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO)
+    added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO,
+                                  exact=lines_exact)
     assert added > 10
     assert entries == before(file, LINES_TO)
 
 
 @needs_bitbully
-@pytest.mark.usefixtures("scores_once")
-def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
+def test_top_level_keeps_every_exact_score_on_the_perfect_lines(
+        lines_exact: exact7x6.Memo) -> None:
     # the Pico's top level as the device plays it (cmgame.cpu: the file through cmbook, then
     # its search with a Pico's table), first and second, against every opponent move before
     # book7x6.FREE and every best-scoring one after: each of its moves before LINES_TO keeps
@@ -159,14 +146,12 @@ def test_top_level_keeps_every_exact_score_on_the_perfect_lines() -> None:
 
     def choose() -> int:
         c = p.move()
-        assert c in book.best_columns(b.order, exact7x6.scores(b)), cmmoves.moves(b)
+        assert c in book.best_columns(b.order, lines_exact.scores(b)), cmmoves.moves(b)
         met.add(book7x6.key(b)[0])
         return c
 
     for device in (1, 2):
-        book.walk(b, device, choose, until=LINES_TO,
-                  replies=partial(book7x6.replies, b, lambda: exact7x6.scores(b),
-                                  book7x6.FREE[device - 1]))
+        book7x6.walk_lines(b, device, choose, lines_exact, until=LINES_TO)
     file = committed()
     lines = set(before(file, LINES_TO)) - set(before(file, book7x6.PLIES))
     assert len(lines) > 10 and lines <= met

@@ -50,6 +50,20 @@ def test_early_scores() -> None:
     assert exact7x6.scores(board("")) == {3: 1, 2: 0, 4: 0, 1: -1, 5: -1, 0: -2, 6: -2}
 
 
+def test_memo_asks_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A position met again (here "4352" and its transposition "5342") is bitbully's once; a
+    # caller that changes the scores it got does not change the memo's.
+    asked: list[int] = []
+    search = exact7x6.scores
+    monkeypatch.setattr(exact7x6, "scores", lambda b: asked.append(b.n) or search(b))
+    memo = exact7x6.Memo()
+    first = memo.scores(board("4352"))
+    assert first == search(board("4352")) and asked == [4]
+    first[0] = 99
+    assert memo.scores(board("5342")) == search(board("4352")) and asked == [4]
+    assert memo.scores(board("4")) == search(board("4")) and asked == [4, 1]
+
+
 def test_other_sizes_are_refused() -> None:
     with pytest.raises(ValueError, match="5x4 connect 4, not 7x6"):
         exact7x6.scores(board("", 5, 4))

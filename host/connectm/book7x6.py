@@ -12,7 +12,6 @@ Only the building needs bitbully; the file is data, committed, and every board r
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -95,31 +94,25 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
 
 def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | None = None,
                   table: int = 0, until: int = 0, free: tuple[int, int] = FREE,
-                  devices: tuple[int, ...] = (1, 2)) -> int:
+                  devices: tuple[int, ...] = (1, 2),
+                  exact: exact7x6.Memo | None = None) -> int:
     """Add to ``entries`` what the top level needs to keep the exact score in every game it
-    plays from the empty board, first and second (``devices``), against perfect play (each
-    of the opponent's best-scoring moves, the ``perfect`` player's choices; before ply
-    ``free[device - 1]`` each of its legal moves, as a human opens), to the game's end:
-    where its own move (the book's column, else its search's, with a table of ``table``
-    bytes: a Pico's) would drop the score, a best-scoring column. Walked again until
-    nothing is added (a record serves a position and its mirror image, whose searches may
-    differ), then the records no line meets any more are dropped. Returns how many records
-    were added. ``until``: stop at that ply (0: the game's end). (The two colours' records
+    plays from the empty board, first and second (``devices``), on the perfect lines
+    (walk_lines): where its own move (the book's column, else its search's, with a table of
+    ``table`` bytes: a Pico's) would drop the score, a best-scoring column. Walked again
+    until nothing is added (a record serves a position and its mirror image, whose searches
+    may differ), then the records no line meets any more are dropped. Returns how many
+    records were added. ``until``: stop at that ply (0: the game's end). ``exact``: the
+    exact scores, shared with another walk (default: a new Memo). (The two colours' records
     are apart: the first player's positions have an even number of discs.)
     """
     # the book's records are looked up here, as cmgame.cpu() reads them first; the Player
     # reads none, so its move is the search's
     p = book.Player(*SIZE, levels.count() - 1, seek_file=book.NO_BOOK, table=table)
     b = p.board
+    exact = exact or exact7x6.Memo()
     searched: dict[bytes, int] = {}  # a position's search column, met again next round
-    exact: dict[bytes, dict[int, int]] = {}
     met: set[bytes] = set()  # the records a round's walk read
-
-    def scores() -> dict[int, int]:
-        pos = bytes(b.cells)
-        if pos not in exact:
-            exact[pos] = exact7x6.scores(b)
-        return exact[pos]
 
     def choose() -> int:
         c = column(entries, b, met)
@@ -128,16 +121,16 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
         pos = bytes(b.cells)
         if pos not in searched:
             searched[pos] = p.move()
-        if searched[pos] in book.best_columns(b.order, scores()):
+        scores = exact.scores(b)
+        if searched[pos] in book.best_columns(b.order, scores):
             return searched[pos]
-        return record(entries, b, scores())
+        return record(entries, b, scores)
 
     def walk_round() -> int:
         before = len(entries)
         met.clear()
         for device in devices:
-            book.walk(b, device, choose, until=until,
-                      replies=partial(replies, b, scores, free[device - 1]))
+            walk_lines(b, device, choose, exact, until, free)
         return len(entries) - before
 
     old = set(entries)
@@ -153,11 +146,19 @@ def perfect_lines(entries: dict[bytes, int], progress: Callable[[str], None] | N
     return len(entries) - len(old)
 
 
-def replies(b: Any, scores: Callable[[], dict[int, int]], free: int) -> list[int]:
-    """The opponent's moves the perfect lines follow on board b: before ply ``free`` every
-    legal column (a human's opening), then the best-scoring ones (``scores()``: column ->
-    exact score)."""
-    return book.legal(b) if b.n < free else book.best_columns(b.order, scores())
+def walk_lines(b: Any, device: int, choose: Callable[[], int], exact: exact7x6.Memo,
+               until: int = 0, free: tuple[int, int] = FREE) -> None:
+    """Walk the perfect lines of one colour (``device``: 1 first, 2 second) on board b, as
+    book.walk: ``choose()`` gives the device's column; the opponent plays each legal column
+    before ply ``free[device - 1]`` (a human's opening), then each best-scoring one
+    (``exact``'s scores: the ``perfect`` player's choices)."""
+
+    def replies() -> list[int]:
+        if b.n < free[device - 1]:
+            return book.legal(b)
+        return book.best_columns(b.order, exact.scores(b))
+
+    book.walk(b, device, choose, until=until, replies=replies)
 
 
 def encode(entries: dict[bytes, int]) -> bytes:

@@ -39,3 +39,19 @@ def scores(board: Any) -> dict[int, int]:
     # bitbully's columns are cmboard's (0 the leftmost), its rows too (from the bottom)
     b = bitbully.Board.from_moves([board.hist[i] for i in range(board.n)])
     return dict(_agent.score_all_moves(b))
+
+
+class Memo:
+    """Exact scores remembered by position, for walks that meet a position again (a
+    transposition, a later round, another walk given the same Memo): bitbully is asked once
+    a position."""
+
+    def __init__(self) -> None:
+        self.known: dict[bytes, dict[int, int]] = {}
+
+    def scores(self, board: Any) -> dict[int, int]:
+        """scores(board), remembered."""
+        pos = bytes(board.cells)  # the discs: the position, and so whose move it is
+        if pos not in self.known:
+            self.known[pos] = scores(board)
+        return dict(self.known[pos])
