@@ -105,6 +105,37 @@ def test_bad_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert len(err) == 4 and all(e.startswith("connectm: error: ") for e in err)
 
 
+def test_a_second_run_on_one_csv_stops(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # While a run holds the CSV (its lock, as play_all takes it), another run on the same
+    # --out stops with one line and leaves the file as it was; once free, it resumes.
+    import fcntl
+
+    assert tournament(tmp_path) == 0
+    out = tmp_path / "t.csv"
+    cut = b"".join(out.read_bytes().splitlines(keepends=True)[:-2]) + b"2x"  # mid-write
+    out.write_bytes(cut)
+    capsys.readouterr()
+    with open(out, "a") as live:
+        fcntl.flock(live, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert tournament(tmp_path) == 2
+        assert capsys.readouterr().err == (
+            "connectm: error: %s is being written by another connectm tournament; let it "
+            "finish or use another --out\n" % out)
+        assert out.read_bytes() == cut  # its half-written line is not cut
+    assert tournament(tmp_path) == 0
+    assert "resuming" in capsys.readouterr().out and len(rows_of(out)) == 16
+
+
+def test_an_unwritable_csv_is_one_line(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "t.csv").mkdir()
+    assert tournament(tmp_path) == 2
+    assert capsys.readouterr().err == "connectm: error: cannot write %s: Is a directory\n" \
+        % (tmp_path / "t.csv")
+    assert not any((tmp_path / "t.csv").iterdir())
+
+
 # ---- the engine searching to the end ---------------------------------------------------
 
 def worst_result(b: Any, engine: P.Engine, engine_side: int) -> int:

@@ -5,7 +5,8 @@
     connectm tournament --levels --games 4          # cmlevels.LEVELS vs the baselines
     connectm tournament --levels --sizes 5x4:4 --share 500   # ... and value-keeping moves
 
-Every game goes to the CSV (--out) as it ends; rerunning the same command resumes.
+Every game goes to the CSV (--out) as it ends; rerunning the same command resumes. One run
+at a time writes a CSV: a second run on it stops with an error.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=T.default_jobs(),
                    help="worker processes (default: every core, %(default)s)")
     p.add_argument("--out", default="tournament.csv",
-                   help="results CSV, appended to and resumed (default %(default)s)")
+                   help="results CSV, appended to and resumed; one run at a time "
+                        "(default %(default)s)")
     p.add_argument("--plots", default=None,
                    help="PNG prefix (default: the CSV path without .csv)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")

@@ -273,44 +273,64 @@ def run_jobs(jobs: list[Job], jobs_n: int) -> Iterator[dict[str, Any]]:
 
 
 def play_all(jobs: list[Job], out: Path, jobs_n: int, quiet: bool = False) -> list[dict[str, Any]]:
-    """Play the jobs not yet in ``out``; return every row of ``out`` afterwards."""
-    rows: list[dict[str, Any]] = []
-    done: set[tuple[str, str, str, int]] = set()
-    for r in read_csv(out):
-        if row_key(r) not in done:  # two runs on one file: count each game once
-            done.add(row_key(r))
-            rows.append(r)
-    todo = [j for j in jobs if j.key not in done]
-    todo.sort(key=lambda j: -(j.w * j.h))
-    if len(todo) < len(jobs):
-        print("%s: %d of %d games already played, resuming" % (out, len(jobs) - len(todo),
-                                                               len(jobs)))
-    if not todo:
-        return rows
-    out.parent.mkdir(parents=True, exist_ok=True)
-    new = not out.exists() or out.stat().st_size == 0
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-    progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), TimeRemainingColumn(), disable=quiet)
-    with open(out, "a", newline="", encoding="utf-8") as f, progress:
-        writer = csv.DictWriter(f, HEADER, lineterminator="\n")
-        if new:
-            writer.writeheader()
-            f.flush()
-        task = progress.add_task("games", total=len(todo))
-        try:
-            for row in run_jobs(todo, jobs_n):
-                writer.writerow(row)
+    """Play the jobs not yet in ``out``; return every row of ``out`` afterwards. ValueError
+    when ``out`` cannot be opened for appending, or another run holds it."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        f = open(out, "a", newline="", encoding="utf-8")
+    except OSError as e:
+        raise ValueError("cannot write %s: %s" % (out, e.strerror or e)) from None
+    with f:
+        lock_results(f, out)  # before reading: a half-written last line may be a live run's
+        rows: list[dict[str, Any]] = []
+        done: set[tuple[str, str, str, int]] = set()
+        for r in read_csv(out):
+            if row_key(r) not in done:  # (two runs on one file before the lock) count once
+                done.add(row_key(r))
+                rows.append(r)
+        todo = [j for j in jobs if j.key not in done]
+        todo.sort(key=lambda j: -(j.w * j.h))
+        if len(todo) < len(jobs):
+            print("%s: %d of %d games already played, resuming"
+                  % (out, len(jobs) - len(todo), len(jobs)))
+        if not todo:
+            return rows
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+        progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), TimeRemainingColumn(), disable=quiet)
+        with progress:
+            writer = csv.DictWriter(f, HEADER, lineterminator="\n")
+            if out.stat().st_size == 0:
+                writer.writeheader()
                 f.flush()
-                rows.append({k: str(v) for k, v in row.items()})
-                progress.advance(task)
-        except KeyboardInterrupt:
-            progress.stop()
-            print("interrupted: %d games in %s; rerun the same command to resume"
-                  % (len(rows), out), file=sys.stderr)
-            raise
+            task = progress.add_task("games", total=len(todo))
+            try:
+                for row in run_jobs(todo, jobs_n):
+                    writer.writerow(row)
+                    f.flush()
+                    rows.append({k: str(v) for k, v in row.items()})
+                    progress.advance(task)
+            except KeyboardInterrupt:
+                progress.stop()
+                print("interrupted: %d games in %s; rerun the same command to resume"
+                      % (len(rows), out), file=sys.stderr)
+                raise
     return rows
+
+
+def lock_results(f: Any, out: Path) -> None:
+    """Lock the open results file f for this run (released when f is closed): a second run
+    on the same --out stops at once instead of interleaving its rows with this one's."""
+    if sys.platform == "win32":  # no flock: two runs on one file remain the user's care
+        return
+    import fcntl
+
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ValueError("%s is being written by another connectm tournament; let it finish "
+                         "or use another --out" % out) from None
 
 
 # ---- summaries and plots ----------------------------------------------------------------
