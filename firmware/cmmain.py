@@ -24,8 +24,9 @@ if g:  # (always true) one statement, compiled before the board and search take 
         import cmponder
         g.pd = cmboard.Board(w, h, 4, tt)
     cmlines.build = None  # the tables stay with the board
-    if g.FRESH and tt:  # a board with a table: its top level's depth and nodes (cmhw.TOP)
-        g.LEVELS = g.LEVELS[:-3] + cmhw.TOP + g.LEVELS[-1:]
+    if g.FRESH and tt:  # a board with a table: its levels' depths and nodes (cmhw.tabled)
+        g.LEVELS = cmhw.tabled(g.LEVELS, w, h)
+        cmhw.tabled = None
     g.s = cmsearch.Search(g.b, tt, g.LEVELS[-3])  # no deeper than the top level
     if g.FRESH and g.s.tt:  # the table's bytes: `connectm move --table` (docs/serial.md)
         print('T', len(g.s.tt.t))

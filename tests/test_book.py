@@ -43,7 +43,7 @@ def test_top_level_keeps_every_exact_value_on_5x4(proof: book.Proof, table: int)
     assert proof.book_entries == len(book.decode(data)) == data.count(b"\n") > 0
     # the node budget holds: the search checks it every 256 nodes (the v2's top level
     # searches to cmhw.TOP's nodes)
-    assert proof.max_nodes <= levels.on_board(table)[-2] + 256 + 5
+    assert proof.max_nodes <= levels.on_board(table, 5, 4)[-2] + 256 + 5
 
 
 def test_a_book_corrects_its_own_search() -> None:
@@ -148,11 +148,12 @@ def test_move_with_a_table_is_a_search_from_an_empty_one(level: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # --table BYTES: a v2's or a Pico's reply, its table cleared before each (cmgame.FRESH):
     # the same column whatever came before, as a fresh search with that table gives; the
-    # top level searches to cmhw.TOP's depth and nodes on such a board (positions off the
-    # 7x6 book: the device, first, played no book move)
+    # levels search to cmhw.tabled's depths and nodes on such a board, 7x6: level 3 to
+    # cmhw.WIDE's, the top level to cmhw.TOP's (positions off the 7x6 book: the device,
+    # first, played no book move)
     import cmhw
 
-    depth, nodes, plies = levels.levels()[2] if level == "3" else cmhw.TOP + (99,)
+    depth, nodes = cmhw.WIDE[:2] if level == "3" else cmhw.TOP
     positions = ["4453", "445566", "4453", "1122", "4453"]
     rc, out, _ = run_cli(["move", "--size", "7x6", "--level", level, "--table", "32768"],
                          "\n".join(positions) + "\n", capsys, monkeypatch)

@@ -201,6 +201,30 @@ def test_random_keys(game: Any, seed: int, capsys: pytest.CaptureFixture[str]) -
     assert sum(game.sc) >= 1
 
 
+@pytest.mark.parametrize("w,h,tt", [(5, 4, 0), (5, 4, 32768), (7, 6, 32768)])
+def test_a_board_boots_its_levels(game: Any, w: int, h: int, tt: int) -> None:
+    # The levels a board plays (cmmain: cmhw.tabled) are the host's (levels.on_board, for
+    # `connectm move --table`): a micro:bit v1, no table, cmlevels'; a v2's 5x4 its top level
+    # to cmhw.TOP; a Pico's 7x6 levels 3 and 4 to cmhw.WIDE as well. Each level searches
+    # as deep or deeper, with more nodes, than the one below (0 nodes: no limit, levels 1, 2).
+    import cmhw
+    import cmlevels
+
+    from connectm import levels
+
+    fw.boot(Disp(w, h + 1), w, h, tt)
+    L, want = game.LEVELS, list(cmlevels.LEVELS)
+    if tt:
+        want[-3:-1] = cmhw.TOP
+    if w * h > 20:
+        want[6:8], want[9:11] = cmhw.WIDE[:2], cmhw.WIDE[2:]
+    assert L == levels.on_board(tt, w, h) == tuple(want)
+    assert game.s.tt is None if not tt else game.s.tt.n * 8 == tt
+    assert [L[i + 2] for i in range(0, len(L), 3)] == [0, 8, 8, 12, 99]  # book plies kept
+    for i in range(3, len(L), 3):
+        assert L[i] >= L[i - 3] and (L[i - 2] == 0 or L[i + 1] > L[i - 2])
+
+
 def test_table_too_big_for_the_heap(game: Any, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     # A board asking for a 1 MB transposition table with 100 KB free: the game takes the

@@ -89,12 +89,12 @@ def test_pico_is_the_top_level_with_a_table() -> None:
 
 
 def test_pico_levels_are_the_levels_with_its_table() -> None:
-    # pico:L: level L as a Pico plays it (--levels --pico): cmlevels' depth and nodes, from
-    # an empty table of PICO_TABLE bytes
+    # pico:L: level L as a Pico plays it (--levels --pico): on its 7x6 level 3 to cmhw.WIDE's
+    # depth and nodes (not cmlevels'), from an empty table of PICO_TABLE bytes
     import cmsearch
     import cmhw
 
-    depth, nodes, _ = levels.levels()[2]
+    depth, nodes = cmhw.WIDE[:2]
     p = players.make_player("pico:3")
     assert p.name == "pico:3"
     b = board("4453")

@@ -10,13 +10,13 @@ A 5x4 move the level takes from its opening book (fewer than `book plies` discs 
 no search and is not counted (the game goes on with the search's move: the counts are of the
 positions such games reach). 7x6 counts every move as searched: the Pico's book answers
 only positions before ply 14 on its own lines, which the search's moves seldom follow (a
-move from it costs less, so these are upper bounds). Boards: the micro:bit v1 (5x4, no table), the
-Pico (7x6) without a table and with the one cmpico sizes from the free heap at boot
-(224,640 B: issue 19's emulated Pico reported 191,872 B free in a game with the old 32 KB
-table), cleared before each search as in the game, the top level to cmhw.TOP's depth and
-nodes there (a board with a table). Node rates: issue 19's, in virtual time (the
-v1's game build ~650 nodes/s on QEMU; the emulated RP2040 ~5,300 without the table, ~3,400
-with it).
+move from it costs less, so these are upper bounds). Boards: the micro:bit v1 (5x4, no
+table), the Pico (7x6) without a table and with the one cmpico sizes from the free heap at
+boot (224,640 B: issue 19's emulated Pico reported 191,872 B free in a game with the old
+32 KB table), cleared before each search as in the game, levels 3 to 5 to cmhw.tabled's
+depths and nodes there (a 7x6 board with a table: cmhw.WIDE, cmhw.TOP). Node rates: issue
+19's, in virtual time (the v1's game build ~650 nodes/s on QEMU; the emulated RP2040 ~5,300
+without the table, ~3,400 with it).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def main(argv: list[str]) -> int:
     print("board           level depth budget book  moves  mean nodes  max nodes  mean s   max s")
     for name, w, h, tt, rate in BOARDS:
         tt = cmpico.table(PICO_FREE) if tt < 0 else tt
-        L = levels.on_board(tt)
+        L = levels.on_board(tt, w, h)
         for lv in range(len(L) // 3):
             depth, budget, plies = L[3 * lv:3 * lv + 3]
             book = plies if (w, h) == (5, 4) else 0

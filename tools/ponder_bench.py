@@ -44,7 +44,7 @@ def play(game: int, rest: float, ponder: bool) -> list[int]:
     import cmponder
     import cmsearch
 
-    g.LEVELS = levels.on_board(levels.PICO_TABLE)  # as cmmain gives them to a board with a table
+    g.LEVELS = levels.on_board(levels.PICO_TABLE, 7, 6)  # as cmmain gives them to a Pico
     top = len(g.LEVELS) // 3 - 1
     b = cmboard.Board(7, 6, 4)
     g.b, g.d, g.sv, g.lv, g.st, g.hp, g.cur = b, Dark(), None, top, 1, 1 + (game & 1), 3

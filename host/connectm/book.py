@@ -127,7 +127,7 @@ class Player:
         self.board = cmboard.Board(self.w, self.h, self.m)  # keys: the solver's table
         if self.table:
             fw.load()  # the firmware first on sys.path: cmsearch imports cmtt for a table
-        self.levels = levels.on_board(self.table)
+        self.levels = levels.on_board(self.table, self.w, self.h)
         # The device's search, the per-ply arrays of cmmain; with a table, cmgame.cpu()
         # clears it before each reply, as on the board.
         self.search = cmsearch.Search(self.board, self.table, self.levels[-3])

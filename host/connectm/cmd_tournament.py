@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "(sizes default to %s)" % T.LEVEL_SIZES)
     p.add_argument("--pico", action="store_true",
                    help="with --levels: the levels as a Pico plays them (pico:L: its table, "
-                   "the top level to cmhw.TOP)")
+                   "levels 3 to 5 to cmhw.tabled's depths and nodes)")
     p.add_argument("--baselines", default=",".join(T.BASELINES),
                    help="opponents for --levels (default %(default)s)")
     p.add_argument("--share", type=int, default=0, metavar="N",

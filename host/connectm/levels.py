@@ -21,15 +21,17 @@ def levels() -> list[tuple[int, int, int]]:
     return [(L[i], L[i + 1], L[i + 2]) for i in range(0, len(L), 3)]
 
 
-def on_board(table: int) -> tuple[int, ...]:
+def on_board(table: int, w: int, h: int) -> tuple[int, ...]:
     """cmlevels.LEVELS (flat: depth, nodes, book plies of each) as cmmain gives them to a
-    board: one with a table (bytes > 0) plays its top level to cmhw.TOP's depth and nodes."""
+    W x H board: one with a table (bytes > 0) plays its top level to cmhw.TOP's depth and
+    nodes, and on a board larger than 5x4 its levels 3 and 4 to cmhw.WIDE's
+    (cmhw.tabled)."""
     L = tuple(cmlevels.LEVELS)
     if not table:
         return L
     import cmhw
 
-    return L[:-3] + tuple(cmhw.TOP) + L[-1:]
+    return tuple(cmhw.tabled(L, w, h))
 
 
 def count() -> int:

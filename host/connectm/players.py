@@ -13,7 +13,7 @@ Specs for the command line (``parse_spec`` / ``make_player``)::
     random          uniform legal move                      greedy       win, block, centre
     mc:N            Monte-Carlo, N random playouts per legal move
     pico[:L]        level L (default: the top) as a Pico plays it: its table (PICO_TABLE
-                    bytes), the top level to cmhw.TOP
+                    bytes), levels 3 to 5 to cmhw.tabled's depths and nodes
     picobook:P      pico with a perfect 7x6 book before ply P (needs bitbully: BookDepth)
     wasp[:D]        the wasp-os watch's AI, easyai[:D] easyAI's Negamax (connectm.rivals)
     SPEC@K          SPEC with its moves before ply K random (seeded): varied openings made
