@@ -59,17 +59,36 @@ def test_a_book_corrects_its_own_search() -> None:
     assert scores[book.Player(5, 4, 4, TOP).move()] == 0
 
 
+def test_a_base_entry_that_drops_a_value_stops_the_build(tmp_path: Path) -> None:
+    # A book built from another's lines (a v2's from the v1's) keeps them: one that drops
+    # the exact value where the level meets it (here column 1 on the empty board, which
+    # loses; or another position's line under the same key) stops the build, named.
+    b = cmboard.Board(5, 4, 4)
+    with pytest.raises(book.BookError, match="column for key %d drops the exact value after "
+                       "no move" % book.key(b)):
+        book.build(5, 4, 4, TOP, tmp_path / "b.bk", base={book.key(b): 0})
+
+
 def test_without_the_book_the_top_level_drops_values(tmp_path: Path) -> None:
     # the book is what makes the level perfect: its search alone drops exact values
     p = book.prove(5, 4, 4, TOP, tmp_path / "none.bk")
     assert p.book_entries == 0 and len(p.drops) > 0
 
 
-def test_every_book_entry_is_met(proof: book.Proof) -> None:
+def test_every_book_entry_is_met(proof: book.Proof, table: int) -> None:
     # every book line is a position the level meets (its key is found in the walk), so each
-    # line's column is a device move the proof checked: it keeps the exact score (0 drops)
+    # line's column is a device move the proof checked: it keeps the exact score (0 drops).
+    # A v2's book starts from the v1's lines (for its levels below the top): those its top
+    # level does not meet are the v1's, proved by the v1's walk.
     assert proof.drops == []
-    assert proof.book_met == proof.book_entries > 0
+    assert proof.book_met + len(proof.unmet) == proof.book_entries > 0
+    v1 = book.decode(book.book_path(5, 4, 4).read_bytes())
+    if table:
+        own = book.decode(book.book_path(5, 4, 4, table).read_bytes())
+        assert all(k in v1 and v1[k] == own[k] for k in proof.unmet)
+        assert v1.items() <= own.items() and proof.unmet
+    else:
+        assert proof.unmet == []
 
 
 def test_key_is_the_firmwares() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from connectm import cli, levels
+from connectm import cli, deploy, levels
 from connectm import keeping as K
 
 
@@ -38,13 +38,15 @@ def test_no_sample_within_nodes() -> None:
         K.sample(7, 6, 4, 1, 1, from_ply=16, max_nodes=1)
 
 
-def test_5x4_levels_rise_strictly_against_perfect() -> None:
+@pytest.mark.parametrize("table", [0, deploy.V2_TT], ids=["v1", "v2-table"])
+def test_5x4_levels_rise_strictly_against_perfect(table: int) -> None:
     # Exact chances (no sampling): each level draws more often with the perfect player, as
     # first and second player together, than the level below; the top level always draws.
+    # On a micro:bit v1 and on a v2 (its table, its book: README "The micro:bit v2's book").
     points = []
     for lv in range(levels.count()):
-        first = K.against_perfect(5, 4, 4, lv, 1)
-        second = K.against_perfect(5, 4, 4, lv, 2)
+        first = K.against_perfect(5, 4, 4, lv, 1, table)
+        second = K.against_perfect(5, 4, 4, lv, 2, table)
         assert first[0] == second[0] == 0.0  # 5x4 is a draw: nobody beats perfect play
         points.append((first[1] + second[1]) / 2)
     assert points[-1] == 1.0

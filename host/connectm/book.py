@@ -226,13 +226,15 @@ def walk(b: Any, device: int, choose: Callable[[], int],
 
 
 def build(w: int, h: int, m: int, level: int, out: Path,
-          progress: Callable[[str], None] | None = None, table: int = 0) -> dict[int, int]:
+          progress: Callable[[str], None] | None = None, table: int = 0,
+          base: dict[int, int] | None = None) -> dict[int, int]:
     """Write to ``out`` the book that makes ``level`` keep every exact score on this board,
     both colours, its search with a table of ``table`` bytes (0: none); returns its
-    entries. The level reads ``out`` while it grows."""
+    entries. The level reads ``out`` while it grows. ``base``: entries the book starts
+    from and keeps (another book's, each a value-keeping column of its position)."""
     p = Player(w, h, m, level, out, table=table)
     exact = Exact(p.board)
-    entries: dict[int, int] = {}
+    entries: dict[int, int] = dict(base or {})
     met: dict[int, set[bytes]] = {}  # the positions met under each key
 
     def choose() -> int:
@@ -241,6 +243,9 @@ def build(w: int, h: int, m: int, level: int, out: Path,
         c = p.move()
         best = best_columns(p.board.order, exact.scores())
         if c not in best:
+            if base and k in base:  # kept, so the level would drop the value here
+                raise BookError("the base book's column for key %d drops the exact value "
+                                "after %s" % (k, moves_text(p.board) or "no move"))
             c = entries[k] = best[0]
             out.write_bytes(encode(entries))
         return c
@@ -256,7 +261,7 @@ def build(w: int, h: int, m: int, level: int, out: Path,
                                 % (" and ".join(sorted(x.hex() for x in met[k])), k))
         return len(entries) - before
 
-    out.write_bytes(b"")
+    out.write_bytes(encode(entries))
     settle(walk_round, progress, "book")
     return entries
 
@@ -288,6 +293,7 @@ class Proof:
     book_entries: int = 0
     book_bytes: int = 0
     book_met: int = 0  # of the entries, those a device move met (a key no line meets: waste)
+    unmet: list[int] = field(default_factory=list)  # the keys of the others
     seconds: float = 0.0
 
 
@@ -326,6 +332,7 @@ def prove(w: int, h: int, m: int, level: int, book_file: Path | None = None,
 
         walk(b, device, choose, end)
     out.book_met = len(met)
+    out.unmet = sorted(set(entries) - met)
     out.seconds = time.perf_counter() - t0
     return out
 

@@ -1,6 +1,7 @@
 """connectm book: build a board's opening book, deployed with the game: 5x4's (the level's
 corrections: firmware/5x4c4.bk, or 5x4c4t32768.bk for a micro:bit v2's search with its
-table) or the Pico's 7x6 book (firmware/7x6c4.bin, bitbully)."""
+table, 5x4c4.bk's lines and its own corrections) or the Pico's 7x6 book
+(firmware/7x6c4.bin, bitbully)."""
 
 from __future__ import annotations
 
@@ -61,7 +62,12 @@ def run(args: argparse.Namespace) -> int:
             built = book7x6.build(args.plies or book7x6.PLIES, log, args.lines)
             tmp.write_bytes(book7x6.encode(built))
         else:
-            built = book.build(w, h, args.connect, level, tmp, log, args.table)
+            # A board with a table: its book starts from the lines of the book without one
+            # (a v2's from the v1's), which its levels below the top read in the opening as a
+            # v1's do: with its own corrections alone they drew less often with perfect play.
+            plain = book.book_path(w, h, args.connect)
+            base = book.decode(plain.read_bytes()) if args.table and plain.is_file() else None
+            built = book.build(w, h, args.connect, level, tmp, log, args.table, base)
         tmp.replace(out)
         tmp.parent.rmdir()
     except OSError as e:

@@ -134,12 +134,14 @@ def report(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def against_perfect(w: int, h: int, m: int, level: int, device: int) -> tuple[float, ...]:
+def against_perfect(w: int, h: int, m: int, level: int, device: int,
+                    table: int = 0) -> tuple[float, ...]:
     """The level's exact chances (win, draw, loss) against ``perfect`` (players.Perfect: a
-    uniformly random value-keeping move), the level moving first (device 1) or second (2):
-    the game tree walked with the perfect side's every value-keeping move, each weighted by
-    its probability. No sampling noise: what --games N estimates."""
-    p = book.Player(w, h, m, level)
+    uniformly random value-keeping move), the level moving first (device 1) or second (2),
+    its search with a table of ``table`` bytes (0: none, a micro:bit v1; its book the
+    table's): the game tree walked with the perfect side's every value-keeping move, each
+    weighted by its probability. No sampling noise: what --games N estimates."""
+    p = book.Player(w, h, m, level, table=table)
     b = p.board
     exact = book.Exact(b)
     memo: dict[bytes, tuple[float, ...]] = {}
