@@ -1,6 +1,7 @@
 # make play: install connectm into .venv and play a game in the terminal
 # make test: install the test tools (apt, npm, pip) when missing, then run pytest
 #   make test PYTEST_ARGS="-k microbit"    # pass options to pytest
+#   make test PYTEST_JOBS=                 # one process (default: two workers, by file)
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,6 +11,8 @@ WASM_STAMP := $(NPM_PREFIX)/node_modules/@micropython/micropython-webassembly-py
 APT_PACKAGES := qemu-system-arm firmware-microbit-micropython
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
+# pytest-xdist: each test file on one worker (its emulator boots once, its order kept)
+PYTEST_JOBS ?= -n 2 --dist loadfile
 TEST_TIMEOUT ?=
 
 .PHONY: play test venv venv-test apt npm clean
@@ -18,7 +21,7 @@ play: $(VENV)/.installed
 	$(VENV)/bin/connectm play
 
 test: $(VENV)/.installed-test apt npm
-	$(TEST_TIMEOUT) $(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(TEST_TIMEOUT) $(VENV)/bin/pytest $(PYTEST_JOBS) $(PYTEST_ARGS)
 
 venv: $(VENV)/.installed
 venv-test: $(VENV)/.installed-test

@@ -680,6 +680,49 @@ def test_the_emulators_garbled_command_is_sent_again(monkeypatch: pytest.MonkeyP
     assert len(sent) == 1
 
 
+
+def test_a_run_whose_names_arrived_garbled_runs_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A byte the emulated UART drops can leave valid Python (`s.move` renamed to `fmod.args`
+    # arrived as `fmod.rgs`): harness.MicrobitV1.run runs the code again from a soft reset,
+    # once, when its NameError or AttributeError names what neither the code nor the files
+    # sent hold; the code's own such errors are raised at once (no QEMU: a scripted device)
+    from emulator import DeviceError
+    from harness import MicrobitV1, RunError
+
+    stray = ("Traceback (most recent call last):\n  File \"<stdin>\", line 15, in <module>\n"
+             "AttributeError: 'tx' object has no attribute 'rgs'\n")
+    own = ("Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+           "NameError: name 'nope' isn't defined\n")
+    mb = MicrobitV1()
+    calls: list[str] = []
+
+    def run(errors: list[str], code: str = "print(s.args)\n") -> str:
+        calls.clear()
+
+        def exec(c: str, timeout: Any = None) -> str:
+            calls.append("exec")
+            if errors:
+                raise DeviceError(errors.pop(0))
+            return "ok"
+
+        monkeypatch.setattr(mb.device, "exec", exec)
+        monkeypatch.setattr(mb.device, "soft_reset", lambda: calls.append("reset"))
+        monkeypatch.setattr(mb.device, "verify", lambda files: [])
+        monkeypatch.setattr(mb, "_upload", lambda files: False)
+        return mb.run(code, files=[])
+
+    assert run([stray]) == "ok" and calls == ["reset", "exec", "reset", "exec"]
+    with pytest.raises(RunError, match="rgs"):  # garbled twice: raised
+        run([stray, stray])
+    assert calls == ["reset", "exec", "reset", "exec"]
+    with pytest.raises(RunError, match="nope"):  # the code's own NameError: sent once
+        run([own], "print(nope)\n")
+    assert calls == ["reset", "exec"]
+    with pytest.raises(RunError, match="rgs"):  # the name is the code's: its own error
+        run([stray], "print(s.rgs)\n")
+    assert calls == ["reset", "exec"]
+
+
 BOOT_FAILURE = (b'Traceback (most recent call last):\r\n  File "__main__", line 6, in <module>\r\n'
                 b'MemoryError: memory allocation failed, allocating 136 bytes\r\n')
 
