@@ -65,16 +65,11 @@ class TT:
         t[i + 7] = score >> 16
 
     def clear(self):
-        # Every slot empty. By doubling copies, not a loop over the slots: a Pico's table of
-        # ~25,000 slots would take a Python loop a good part of a second. (The memoryviews
-        # are a few small objects: this is not called during a search.)
+        # Every slot empty: find() reads a slot only while its byte 4 (bound, column) is not
+        # 0, so that byte alone is cleared. A plain loop: both micro:bit firmwares lack slice
+        # assignment on bytearray and memoryview (the v1 has no memoryview at all), and the
+        # loop allocates nothing (docs/firmware-features.md). 1 slot in 8 bytes: a Pico's
+        # ~166 KB table is ~21,000 steps, cleared once a computer move.
         t = self.t
-        n = len(t)
-        m = memoryview(t)
-        for i in range(min(8, n)):
+        for i in range(4, len(t), 8):
             t[i] = 0
-        k = 8
-        while k < n:
-            j = min(k, n - k)
-            m[k:k + j] = m[:j]
-            k += j

@@ -358,6 +358,28 @@ class MicrobitV1:
             dev.soft_reset()
         raise AssertionError("not reached")
 
+    def run_steps(self, steps: list[str], files: dict[str, bytes],
+                  timeout: float | None = None) -> list[str]:
+        """Uploads ``files`` (device name -> bytes, as given) and runs each step in turn
+        from one soft reset, its modules and names kept for the next step: code that fits a
+        v1's heap only when each step compiles into what the steps before it left free.
+        What each step printed."""
+        from emulator import DeviceError
+
+        dev = self.device
+        dev.soft_reset()
+        uploaded = self._upload(files)
+        if dev.verify(files):
+            uploaded = self._upload(files) or uploaded
+        dev.soft_reset()
+        out = []
+        for step in steps:
+            try:
+                out.append(dev.exec(step, timeout=timeout or self.timeout))
+            except DeviceError as e:
+                raise RunError(self.name, e.traceback, e.output) from None
+        return out
+
     def _upload(self, wanted: dict[str, bytes]) -> bool:
         from emulator import DeviceError
 

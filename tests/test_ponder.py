@@ -260,24 +260,6 @@ def test_a_game_with_pondering_plays_the_moves_of_one_without(game: Any, seed: i
         assert cmsearch.Search(b, TT, L[0]).go(L[0], L[1]) == hist[n]
 
 
-@pytest.mark.parametrize("interp", ["cpython", "mpy-wasm", "mpy-unix"])
-def test_table_clear(interp: str, request: pytest.FixtureRequest) -> None:
-    # cmtt.clear() by doubling copies through a memoryview empties every slot of tables of
-    # any size (the Pico's MicroPython, as these, assigns memoryview slices).
-    mpy = request.getfixturevalue(interp.replace("-", "_"))
-    code = """import cmtt
-out = []
-for n in (0, 8, 16, 24, 1024, 8 * 1237):
-    t = cmtt.TT(n)
-    for i in range(len(t.t)):
-        t.t[i] = 255
-    t.clear()
-    out.append(len(t.t) == n and not any(t.t))
-print(all(out), len(out))
-"""
-    assert mpy.run(code, files=["cmtt"]).split() == ["True", "6"]
-
-
 def test_main_loop_ponders_and_plays_the_pondered_reply(
         game: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

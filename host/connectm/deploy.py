@@ -274,16 +274,18 @@ MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
 NO_PONDER = re.compile(r"(?m)^(PONDER|SEEK) ?= ?const\(1\)")
 
 
-def switches(text: str, v2: bool = False, leaves: bool = False) -> str:
+def switches(text: str, v2: bool = False, leaves: bool | None = None,
+             table: int = V2_TT) -> str:
     """A module's source with the micro:bit build's switches at 0 (v2: keep the table, the
-    frontier scoring, the touch logo and the sounds, and give the table its bytes; leaves:
-    keep the search's frontier scoring, which the v1's whole game has no room for)."""
+    touch logo and the sounds, and give the table ``table`` bytes; leaves: keep the search's
+    frontier scoring, which the v2's build keeps (leaves=None) and the v1's whole game has
+    no room for)."""
     text = NO_PONDER.sub(r"\1=const(0)", text)
-    if v2:
-        return MB_TT.sub(r"\1=const(%d)" % V2_TT, text)
-    text = NO_TABLES.sub(r"\1=const(0)", text)
-    if not leaves:
+    if not (v2 if leaves is None else leaves):
         text = NO_LEAVES.sub(r"\1=const(0)", text)
+    if v2:
+        return MB_TT.sub(r"\1=const(%d)" % table, text)
+    text = NO_TABLES.sub(r"\1=const(0)", text)
     return NO_LOGO.sub(r"\1=const(0)", text)
 
 
@@ -332,12 +334,14 @@ def direct_driver(texts: dict[str, str], fixed: tuple[int, int, int]) -> None:
     texts.pop("cmhw", None)
 
 
-def microbit_build(items: list[Item], fixed: tuple[int, int, int],
-                   v2: bool = False, leaves: bool = False) -> dict[str, str]:
+def microbit_build(items: list[Item], fixed: tuple[int, int, int], v2: bool = False,
+                   leaves: bool | None = None, table: int = V2_TT,
+                   renamed: bool | None = None) -> dict[str, str]:
     """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
-    place (v2, leaves: see switches); return the rename map. A v2 build is renamed not at
-    all: its heap holds the names, and a module name may be one of the v2's own."""
-    texts = {i.source.stem: switches(i.data.decode(), v2, leaves) for i in items}
+    place (v2, leaves, table: see switches); return the rename map. A v2 build is renamed not
+    at all (renamed=None): its heap holds the names, and a module name may be one of the
+    v2's own. (renamed=True on a v2 build: the v2's code as a v1 can hold it, V1_SCALED.)"""
+    texts = {i.source.stem: switches(i.data.decode(), v2, leaves, table) for i in items}
     if not v2:
         direct_driver(texts, fixed)
     texts = drop_unread(fold_consts(inline_constants(texts)))
@@ -345,8 +349,8 @@ def microbit_build(items: list[Item], fixed: tuple[int, int, int],
     numbers = dims(*fixed)
     for i in items:
         i.data = specialize(texts[i.source.stem], numbers).encode()
-    names = {} if v2 else rename_map({i.source.stem: i.data.decode() for i in items},
-                                     modules_too=True)
+    names = rename_map({i.source.stem: i.data.decode() for i in items}, modules_too=True) \
+        if (not v2 if renamed is None else renamed) else {}
     for i in items:
         if names:
             i.data = rename(i.data.decode(), names).encode()
@@ -357,9 +361,19 @@ def microbit_build(items: list[Item], fixed: tuple[int, int, int],
     return names
 
 
-def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False) -> Plan:
+# The micro:bit v2's code scaled to a v1's heap (plan(..., scaled=V1_SCALED)), so that the
+# tests run what only a v2 runs on the one real firmware in CI with the micro:bit's feature
+# set (tests/test_v2_on_v1.py): a 512-byte table, names renamed as in the v1's build, and
+# without the frontier scoring (the v2's whole search does not compile in a v1's heap; the
+# v1's `connectm bench --device` build runs that part).
+V1_SCALED = 512
+
+
+def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None = None,
+         scaled: int = 0) -> Plan:
     """What to copy to this board (info=None: assume .py files, e.g. a dry run offline;
-    leaves: see microbit_build)."""
+    leaves: see microbit_build; scaled: a micro:bit v2's build for a v1's heap, its table
+    this many bytes: V1_SCALED)."""
     available = {p.stem: p for p in fw.firmware_files()}
     names, missing = select_modules(board, available)
     notes: list[str] = []
@@ -413,7 +427,11 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool = False)
             items.append(Item(name + ".mpy", data, src, ", ".join(notes_of)))
         else:
             items.append(Item(src.name, text.encode(), src, ", ".join(notes_of)))
-    names_map = microbit_build(items, board.fixed, board.v2, leaves) if board.fixed else {}
+    names_map = {}
+    if board.fixed and scaled:
+        names_map = microbit_build(items, board.fixed, board.v2, False, scaled, renamed=True)
+    elif board.fixed:
+        names_map = microbit_build(items, board.fixed, board.v2, leaves)
     if board.fixed:
         # The opening book of the board's size and search (connectm book; the v2's search
         # has a table), under a name the micro:bit's flash holds ('data': a new string
