@@ -1,6 +1,9 @@
 # cmboard: the Connect-M board. A bytearray of cells, make/unmake in place, and a heuristic
 # score kept up to date on every move through the window tables of cmlines (a window counts
 # for a side while the other side has no disc in it).
+# An import circle with cmlines, kept: Board() imports cmlines only to build its tables,
+# and cmlines reads HIT and SizeError from here; a copy in either would cost a micro:bit
+# v1's boot RAM, where the circle costs nothing (each module is imported once).
 from micropython import const
 
 WIN = const(65536)  # a win's score unit: above anything the window weights can sum to

@@ -1,6 +1,9 @@
 # cmgame: Connect-4 on an LED matrix, one state machine in module globals, no hardware
 # imports. cmmain (the boot) gives it a display, a board and a search, and cmsave.restore()
 # starts it: they run once, so a micro:bit frees their code and keeps only this module's.
+# An import circle with cmsave, kept: cpu() imports cmsave for the book only when it reads
+# one, and cmsave.restore() sets this module's state; the book reader here would be compiled
+# into every micro:bit v1 boot.
 #
 # Driver contract (disp: a module or any object):
 #   disp.px(x, y, v)  pixel x (0 = left), y (0 = top) at brightness v 0..9: 9 = the human's

@@ -4,6 +4,8 @@
 # micro:bit: its 5x5 LEDs, a 5x4 board under a cursor row, no table. Else (e.g. a Raspberry
 # Pi Pico): an 8x8 MAX7219 or NeoPixel matrix, a 7x6 board, three GPIO buttons and a table
 # (cmpico; a micro:bit never compiles it).
+# An import circle with cmpico, kept: setup() imports cmpico on a board that is no
+# micro:bit, and cmpico reads the pins here: every pin stays in this one file.
 from micropython import const
 DISPLAY = 'max7219'  # or 'neopixel'
 SPI_ID, SCK, MOSI, CS = 0, 18, 19, 17  # MAX7219

@@ -1,6 +1,7 @@
 # cmlines: the tables a Board builds once for its (W, H, M). Only Board() needs this module,
 # so a device short of RAM may drop it (or, on a micro:bit, its functions: cmgame.init
 # deletes them by name) once its board exists.
+# An import circle with cmboard, kept: see cmboard.
 #
 # Every length-M line (a "window") gets an id; wins[wstart[cell]:wstart[cell + 1]] lists the
 # windows through a cell. Cells are column-major: cell = col * H + row, row 0 at the bottom.

@@ -5,6 +5,7 @@
 # buffer, with poll's ipoll (poll() makes a list): nothing is allocated per byte. A byte
 # that is one of the protocol's keys is its character, any other is dropped (docs/serial.md),
 # as on the micro:bit.
+# An import circle with cmhw, kept: see cmhw.
 import gc
 import sys
 import select

@@ -5,6 +5,7 @@
 # other-version file (the tag is CM and the format version) is skipped with one line.
 # parse(text) reads a save text, restore(values) starts cmgame from it, or a new game.
 # book(board) reads the opening book (cmgame.cpu): the game's files are all here.
+# An import circle with cmgame, kept: see cmgame.
 from micropython import const
 n = 0  # the last sequence number
 BOOK = 'book.txt'  # the board's opening book, if it has one; on a micro:bit 'data' (deploy)

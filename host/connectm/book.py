@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from connectm import fw, levels
+from connectm.fw import book_path, seek_path
 
 fw.load()
 import cmboard  # noqa: E402
@@ -32,18 +33,6 @@ SOLVER_TT = 1 << 22
 
 class BookError(ValueError):
     """A book file that is not one, or two positions with one key."""
-
-
-def book_path(w: int, h: int, m: int, table: int = 0) -> Path:
-    """The project's book for that board and its search's table (fw.book_name), deployed
-    with the game."""
-    return fw.firmware_dir() / fw.book_name(w, h, m, table)
-
-
-def seek_path(w: int, h: int, m: int) -> Path:
-    """The project's binary book for that board (firmware/WxHcM.bin, a Pico's 7x6: cmbook,
-    connectm.book7x6), if it has one."""
-    return fw.firmware_dir() / fw.book_name(w, h, m, ext="bin")
 
 
 # a binary book no board has: a Player that reads it plays its search's moves (and its

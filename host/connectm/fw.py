@@ -34,6 +34,18 @@ def book_name(w: int, h: int, m: int, table: int = 0, ext: str = "bk") -> str:
     return "%dx%dc%d%s.%s" % (w, h, m, "t%d" % table if table else "", ext)
 
 
+def book_path(w: int, h: int, m: int, table: int = 0) -> Path:
+    """The project's book for that board and its search's table (book_name), deployed
+    with the game."""
+    return firmware_dir() / book_name(w, h, m, table)
+
+
+def seek_path(w: int, h: int, m: int) -> Path:
+    """The project's binary book for that board (firmware/WxHcM.bin, a Pico's 7x6: cmbook,
+    connectm.book7x6), if it has one."""
+    return firmware_dir() / book_name(w, h, m, ext="bin")
+
+
 def firmware_files() -> list[Path]:
     """All firmware source files, sorted by name."""
     return sorted(p for p in firmware_dir().glob("*.py") if p.name != "__init__.py")
@@ -170,9 +182,7 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
     # which no host directory holds (the game's search alone)
     import cmbook
 
-    from connectm import book
-
-    cmsave.BOOK = str(book.book_path(w, h, 4, tt)) if books else "book.txt"
-    cmbook.NAME = str(book.seek_path(w, h, 4)) if books else "book.bin"
+    cmsave.BOOK = str(book_path(w, h, 4, tt)) if books else "book.txt"
+    cmbook.NAME = str(seek_path(w, h, 4)) if books else "book.bin"
     cmgame.cpu()  # as main.py does next: the computer moves if it is its turn
     return cmgame
