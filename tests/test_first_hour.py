@@ -1,5 +1,5 @@
-"""The README's "First hour" runs verbatim in a fresh clone (no ../shared beside it): each
-`$` line but the clone itself, in order, with the output the README shows."""
+"""docs/first-hour.md runs verbatim in a fresh clone (no ../shared beside it): each `$` line
+but the clone itself, in order, with the output the page shows."""
 
 from __future__ import annotations
 
@@ -10,54 +10,25 @@ from typing import Iterator
 import pytest
 
 from conftest import unavailable
+from docblocks import fenced, matches, session
 from harness import REPO
 
-README = REPO / "README.md"
+PAGE = REPO / "docs" / "first-hour.md"
 
 
 def steps() -> list[tuple[str, list[str]]]:
-    """(command, the output lines the README shows) of the First hour's session block."""
-    text = README.read_text().split("## First hour", 1)[1]
-    block = text.split("```shell-session\n", 1)[1].split("```", 1)[0]
-    out: list[tuple[str, list[str]]] = []
-    for line in block.splitlines():
-        if line.startswith("$ "):
-            out.append((line[2:], []))
-        else:
-            out[-1][1].append(line)
-    return out
-
-
-def matches(expected: list[str], actual: list[str]) -> str | None:
-    """None if the actual lines hold the expected ones in order, adjacent but where a '...'
-    line stands for any lines; a line with '...' in it matches on the part before. Else
-    what failed."""
-    i = 0
-    gap = False
-    for exp in expected:
-        if exp == "...":
-            gap = True
-            continue
-        head = exp.split("...", 1)[0] if "..." in exp else None
-
-        def ok(line: str, exp: str = exp, head: str | None = head) -> bool:
-            return line.startswith(head) if head is not None else line.rstrip() == exp
-
-        while i < len(actual) and not ok(actual[i]):
-            if not gap:
-                return "expected %r, got %r" % (exp, actual[i])
-            i += 1
-        if i == len(actual):
-            return "expected %r, not found" % exp
-        i += 1
-        gap = False
-    return None
+    """(command, the output lines the page shows) of its session block."""
+    (block,) = fenced(PAGE.read_text(), "shell-session")
+    return session(block)
 
 
 def test_matcher() -> None:
     assert matches(["a", "...", "c", "d..."], ["a", "b", "c", "dx"]) is None
     assert matches(["a", "c"], ["a", "b", "c"]) is not None  # no '...': adjacent
     assert matches(["x"], ["a"]) is not None and matches(["..."], []) is None
+    # a row of LEDs is compared whole, not as a prefix
+    assert matches(["....."], ["..O.."]) is not None and matches(["=...."], ["=.X.."]) is not None
+    assert matches(["on /dev/pts/..."], ["on /dev/pts/3"]) is None
 
 
 @pytest.fixture(scope="module")

@@ -156,7 +156,7 @@ def test_fuzz_cli_option_text(extended: bool, capsys: pytest.CaptureFixture[str]
                               record_property: Callable[[str, Any], None]) -> None:
     """--connect / --depth as any text: argparse's own errors (usage + error line).
 
-    README: "Bad input exits with status 2 and one line."  argparse prints a usage block
+    docs/engine.md: "Bad input exits with status 2 and one line."  argparse prints a usage block
     and ``connectm search: error: ...`` instead (see the report); this checks the status
     and that no exception escapes, and that the last line names the error."""
 

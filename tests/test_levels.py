@@ -42,7 +42,7 @@ def test_no_sample_within_nodes() -> None:
 def test_5x4_levels_rise_strictly_against_perfect(table: int) -> None:
     # Exact chances (no sampling): each level draws more often with the perfect player, as
     # first and second player together, than the level below; the top level always draws.
-    # On a micro:bit v1 and on a v2 (its table, its book: README "The micro:bit v2's book").
+    # On a micro:bit v1 and on a v2 (its table, its book: docs/books-and-proof.md).
     points = []
     for lv in range(levels.count()):
         first = K.against_perfect(5, 4, 4, lv, 1, table)

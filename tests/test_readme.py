@@ -1,4 +1,6 @@
-"""The README's command examples run as written and print what it shows."""
+"""The command examples of README.md and of docs/*.md run as written and print what the
+page shows: every ```console block (a `...` line stands for lines left out; a time in ms is
+not compared), and the engine's Python example (docs/engine.md)."""
 
 from __future__ import annotations
 
@@ -6,38 +8,51 @@ import re
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+from docblocks import PAGES, REPO, fenced, matches, session
+
 MS = re.compile(r'\d+(\.\d+)?( ms|\))|"ms": [\d.]+')
 
 
-def examples() -> list[tuple[str, str]]:
-    block = README.read_text().split("```console\n", 1)[1].split("```", 1)[0]
-    out: list[tuple[str, str]] = []
-    for line in block.splitlines():
-        if line.startswith("$ "):
-            out.append((line[2:], ""))
-        else:
-            out[-1] = (out[-1][0], out[-1][1] + line + "\n")
+def examples() -> list:
+    out = []
+    for page in PAGES:
+        for block in fenced(page.read_text(), "console"):
+            for command, lines in session(block):
+                name = "%s: %s" % (page.relative_to(REPO), command[:40])
+                out.append(pytest.param(command, lines, id=name))
     return out
 
 
-@pytest.mark.parametrize("command,expected", examples(), ids=lambda x: x[:40])
-def test_readme_example(command: str, expected: str) -> None:
+def test_the_pages_have_examples() -> None:
+    # the README's and the engine page's at least: a fence renamed would drop them silently
+    where = {p.values[0] for p in examples()}
+    assert any("--keys d22345" in c for c in where)  # the README's picture
+    assert any(c.startswith("connectm perft") for c in where)  # docs/engine.md
+    assert len(where) >= 6
+
+
+@pytest.mark.parametrize("command,lines", examples())
+def test_example(command: str, lines: list[str]) -> None:
     argv = shlex.split(command)
     assert argv[0] == "connectm"
     p = subprocess.run([sys.executable, "-m", "connectm.cli", *argv[1:]],
                        capture_output=True, text=True, timeout=120)
-    assert MS.sub("T", p.stdout + p.stderr) == MS.sub("T", expected)
-    assert p.returncode == (2 if "error:" in expected else 0)
+    got = MS.sub("T", p.stdout + p.stderr)
+    shown = MS.sub("T", "".join(line + "\n" for line in lines))
+    if "..." in lines:
+        why = matches(shown.splitlines(), got.splitlines())
+        assert why is None, (why, got[-3000:])
+    else:
+        assert got == shown
+    assert p.returncode == (2 if "error:" in shown else 0)
 
 
-def test_readme_python_example() -> None:
-    code = README.read_text().split("```python\nfrom connectm import fw", 1)[1]
-    code = "from connectm import fw" + code.split("```", 1)[0]
+def test_python_example() -> None:
+    (code,) = [b for b in fenced((REPO / "docs" / "engine.md").read_text(), "python")
+               if b.startswith("from connectm import fw")]
     p = subprocess.run([sys.executable, "-c", code + "\nprint(s.depth, b.n, s.move)\n"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
