@@ -18,11 +18,11 @@ BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
 RESERVE = 24576
 # A board with a table (a Pico, a micro:bit v2) plays its top level to this depth and node
 # budget, not cmlevels': 10,240 nodes are ~3 s at an emulated Pico's ~3,400 nodes/s with its
-# table (README "Raspberry Pi Pico"). (On 5x4 the top level plays from the book: no search.)
+# table (docs/boards-and-memory.md, "Raspberry Pi Pico"). (On 5x4 the top level plays from the book: no search.)
 TOP = (20, 10240)
 # and, on a board larger than 5x4 (a Pico's 7x6), levels 3 and 4 to these: cmlevels' budgets,
 # set for a micro:bit's 5x4, stop a 7x6 search at depth 3 or 4, where level 3 scored below
-# level 2 (README "Levels"). A v2's 5x4 keeps them: there level 4 at depth 12 would solve
+# level 2 (docs/levels.md). A v2's 5x4 keeps them: there level 4 at depth 12 would solve
 # the game from its 8th disc on and play as the top level does.
 WIDE = (6, 1024, 12, 4096)
 # The micro:bit's table: none on the v1 (no room); connectm deploy's v2 build sets the

@@ -6,5 +6,5 @@
 # clock: the host's `connectm move` gives the device's move. The top level reads the whole
 # book: on 5x4 it keeps every position's exact value (`connectm prove`). Each level below is
 # a measured step on 5x4 (more points, more draws against perfect play, more value-keeping
-# moves than the one below: README.md "Levels", `connectm tournament --levels --share`).
+# moves than the one below: docs/levels.md, `connectm tournament --levels --share`).
 LEVELS = (1, 0, 0,  2, 0, 8,  4, 256, 8,  8, 640, 12,  8, 1024, 99)

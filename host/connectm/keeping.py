@@ -12,7 +12,7 @@ value there (``connectm prove`` walks every line against it): the levels below s
 they fall short of it. Deterministic: the same arguments give the same sample and shares.
 The sample's top level plays without the Pico's 7x6 book (firmware/7x6c4.bin): the
 positions stay the same whatever that book holds, so the levels keep being compared on one
-fixed set (README's tables).
+fixed set (the tables in docs/levels.md).
 """
 
 from __future__ import annotations

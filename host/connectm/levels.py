@@ -7,10 +7,10 @@ from connectm import fw
 fw.load()
 import cmlevels  # noqa: E402
 
-# A name a player understands, easiest first; README "Levels" has what each one is.
+# A name a player understands, easiest first; docs/levels.md has what each one is.
 NAMES = ("beginner", "casual", "club", "expert", "perfect")
 
-# The table a Pico's search gets from its free heap (README "Raspberry Pi Pico"), in bytes:
+# The table a Pico's search gets from its free heap (docs/boards-and-memory.md, "Raspberry Pi Pico"), in bytes:
 # the host's players, books and benchmarks that play as a Pico use this one figure.
 PICO_TABLE = 195 * 1024
 
