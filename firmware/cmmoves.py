@@ -25,7 +25,8 @@ def play_moves(b, text):
     except MoveError:
         for _ in range(done):
             b.undo()
-        b.hist[:] = hist
+        for i in range(len(hist)):  # (no slice assignment on a micro:bit's bytearray)
+            b.hist[i] = hist[i]
         raise
 
 

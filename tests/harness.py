@@ -106,6 +106,7 @@ class CPython:
         timeout: float | None = None,
     ) -> str:
         fwdir = fw.load()
+        saved_path = list(sys.path)  # (with the firmware's folder, which files= takes away)
         tmp = None
         paths: list[str] = []
         if files is None:
@@ -120,7 +121,6 @@ class CPython:
             paths.append(str(FAKES))
         names = set(firmware_modules()) | set(fake_modules())
         names |= {Path(p).stem for p in resolve_files(files)} if files is not None else set()
-        saved_path = list(sys.path)
         # The firmware imported by the test module itself comes back afterwards, so that
         # its classes stay the ones that module checks against.
         saved_modules = {n: sys.modules[n] for n in names if n in sys.modules}

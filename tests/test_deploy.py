@@ -669,6 +669,9 @@ def test_the_emulators_garbled_command_is_sent_again(monkeypatch: pytest.MonkeyP
         return Microbit().exec(code)
 
     assert run(2, "print(1)") == "ok" and len(sent) == 3
+    # a lost byte of an indented line's start: the IndentationError of code that compiles
+    indent = 'Traceback (most recent call last):\n  File "<stdin>", line 13\nIndentationError: '
+    assert run(1, "if 1:\n print(1)", indent) == "ok" and len(sent) == 2
     with pytest.raises(DeviceError):
         run(3, "print(1)")
     assert len(sent) == 3

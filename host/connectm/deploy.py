@@ -592,10 +592,10 @@ print(repr((sys.platform, tuple(sys.implementation.version),
 
 
 def garbled(err: Any) -> bool:
-    """The board's error for a command that arrived with bytes missing: a SyntaxError in
-    <stdin> (deploy's commands are valid Python)."""
+    """The board's error for a command that arrived with bytes missing: a SyntaxError (or
+    its IndentationError) in <stdin> (deploy's commands are valid Python)."""
     text = err.decode(errors="replace") if isinstance(err, bytes) else str(err)
-    return "SyntaxError" in text and '"<stdin>"' in text
+    return ("SyntaxError" in text or "IndentationError" in text) and '"<stdin>"' in text
 
 
 class Device:
