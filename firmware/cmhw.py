@@ -18,7 +18,8 @@ BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
 RESERVE = 24576
 # A board with a table (a Pico, a micro:bit v2) plays its top level to this depth and node
 # budget, not cmlevels': 10,240 nodes are ~3 s at an emulated Pico's ~3,400 nodes/s with its
-# table (docs/boards-and-memory.md, "Raspberry Pi Pico"). (On 5x4 the top level plays from the book: no search.)
+# table (docs/boards-and-memory.md, "Raspberry Pi Pico"). (On 5x4 the top level plays from
+# the book: no search.)
 TOP = (20, 10240)
 # and, on a board larger than 5x4 (a Pico's 7x6), levels 3 and 4 to these: cmlevels' budgets,
 # set for a micro:bit's 5x4, stop a 7x6 search at depth 3 or 4, where level 3 scored below

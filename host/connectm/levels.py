@@ -10,8 +10,9 @@ import cmlevels  # noqa: E402
 # A name a player understands, easiest first; docs/levels.md has what each one is.
 NAMES = ("beginner", "casual", "club", "expert", "perfect")
 
-# The table a Pico's search gets from its free heap (docs/boards-and-memory.md, "Raspberry Pi Pico"), in bytes:
-# the host's players, books and benchmarks that play as a Pico use this one figure.
+# The table a Pico's search gets from its free heap (docs/boards-and-memory.md, "Raspberry
+# Pi Pico"), in bytes: the host's players, books and benchmarks that play as a Pico use this
+# one figure.
 PICO_TABLE = 195 * 1024
 
 
