@@ -1,4 +1,5 @@
 # make play: install connectm into .venv and play a game in the terminal
+# make web: serve the page that plays the firmware in a browser (connectm web)
 # make test: install the test tools (apt, npm, pip) when missing, then run pytest
 #   make test PYTEST_ARGS="-k microbit"    # pass options to pytest
 #   make test PYTEST_JOBS=                 # one process (default: two workers, by file)
@@ -15,10 +16,13 @@ PYTEST_ARGS ?=
 PYTEST_JOBS ?= -n 2 --dist loadfile
 TEST_TIMEOUT ?=
 
-.PHONY: play test venv venv-test apt npm clean
+.PHONY: play web test venv venv-test apt npm clean
 
 play: $(VENV)/.installed
 	$(VENV)/bin/connectm play
+
+web: $(VENV)/.installed npm
+	$(VENV)/bin/connectm web
 
 test: $(VENV)/.installed-test apt npm
 	$(TEST_TIMEOUT) $(VENV)/bin/pytest $(PYTEST_JOBS) $(PYTEST_ARGS)

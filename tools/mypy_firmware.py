@@ -7,8 +7,10 @@ as top-level .pyi files.  mypy only lets a *custom typeshed* replace the stdlib,
 script assembles one in .cache/mypy-typeshed/stdlib (stdlib + _mpy_shed + port stubs, with
 VERSIONS entries for the added modules) and runs
 
-    mypy --config-file tools/mypy-firmware.ini --custom-typeshed-dir .cache/mypy-typeshed firmware
+    mypy --config-file tools/mypy-firmware.ini --custom-typeshed-dir .cache/mypy-typeshed \
+        firmware host/connectm/web
 
+(host/connectm/web: the MicroPython modules of `connectm web`'s page.)
 Extra arguments are passed to mypy.  Exit status is mypy's.
 """
 
@@ -78,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.executable, "-m", "mypy",
         "--config-file", str(REPO / "tools" / "mypy-firmware.ini"),
         "--custom-typeshed-dir", str(typeshed),
-    ] + (args or [str(REPO / "firmware")])
+    ] + (args or [str(REPO / "firmware"), str(REPO / "host" / "connectm" / "web")])
     return subprocess.call(cmd, cwd=REPO)
 
 

@@ -17,6 +17,7 @@ from connectm import __version__
 
 COMMANDS = [
     "play", "search", "solve", "perft", "move", "prove", "book", "bench", "deploy", "tournament",
+    "web",
 ]
 
 
