@@ -16,7 +16,8 @@ from typing import Any, NoReturn
 from connectm import __version__
 
 COMMANDS = [
-    "play", "search", "solve", "perft", "move", "prove", "book", "bench", "deploy", "tournament",
+    "play", "search", "solve", "perft", "move", "prove", "book", "bench", "deploy", "hex",
+    "tournament",
 ]
 
 
