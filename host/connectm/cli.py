@@ -16,8 +16,8 @@ from typing import Any, NoReturn
 from connectm import __version__
 
 COMMANDS = [
-    "play", "search", "solve", "perft", "move", "prove", "book", "bench", "deploy", "tournament",
-    "web",
+    "play", "search", "solve", "perft", "move", "prove", "book", "bench", "deploy", "hex",
+    "tournament", "web",
 ]
 
 

@@ -946,14 +946,11 @@ def deploy(
 
 # -- packaging: package.json (mip) and manifest.py (frozen build) ---------------------------
 def package_json() -> str:
-    """``package.json`` for ``mpremote mip install github:OWNER/REPO``: every firmware module."""
-    import json
+    """``package.json`` for ``mpremote mip install --target / github:OWNER/REPO``: a Pico's
+    game (connectm.mip_package)."""
+    from connectm import mip_package
 
-    from connectm import __version__
-
-    urls = ",\n".join("    " + json.dumps([p.name, "firmware/" + p.name])
-                      for p in fw.firmware_files())
-    return '{\n  "urls": [\n%s\n  ],\n  "version": %s\n}\n' % (urls, json.dumps(__version__))
+    return mip_package.package_json(mip_package.PACKAGES["package.json"])
 
 
 def manifest_py() -> str:
@@ -973,11 +970,15 @@ def manifest_py() -> str:
 
 
 def write_packaging(root: Path | None = None) -> list[Path]:
+    from connectm import mip_package
+
     root = root or fw.firmware_dir().parent
     out = []
-    for name, text in (("package.json", package_json()), ("manifest.py", manifest_py())):
+    files = dict(mip_package.files(), **{"manifest.py": manifest_py().encode()})
+    for name, data in files.items():
         path = root / name
-        path.write_text(text)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
         out.append(path)
     return out
 

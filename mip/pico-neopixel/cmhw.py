@@ -1,0 +1,44 @@
+# cmhw: the board choice, and every pin, in one place. setup() returns (disp, key, w, h, tt):
+# the display driver (cmgame's contract), key() -> a key character or None (buttons, then
+# the serial console), the game board's size and the transposition table's bytes.
+# micro:bit: its 5x5 LEDs, a 5x4 board under a cursor row, no table. Else (e.g. a Raspberry
+# Pi Pico): an 8x8 MAX7219 or NeoPixel matrix, a 7x6 board, three GPIO buttons and a table
+# (cmpico; a micro:bit never compiles it).
+from micropython import const
+DISPLAY = 'neopixel'  # or 'neopixel'
+SPI_ID, SCK, MOSI, CS = 0, 18, 19, 17  # MAX7219
+NEO = 22  # NeoPixel data pin
+BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
+# The table takes the heap free at boot (cmpico.table) but RESERVE bytes, in whole KB:
+# the board and search made after it (~3 KB on a Pico's 7x6), the game's strings and save
+# text, the compiling of cmmain's last statements (a board given source), the serial `?`
+# check, and heap fragments (cmsearch halves the table if no block holds it).
+RESERVE = 24576
+# A board with a table (a Pico, a micro:bit v2) plays its top level to this depth and node
+# budget, not cmlevels': 10,240 nodes are ~3 s at an emulated Pico's ~3,400 nodes/s with its
+# table (README "Raspberry Pi Pico"). (On 5x4 the top level plays from the book: no search.)
+TOP = (20, 10240)
+# and, on a board larger than 5x4 (a Pico's 7x6), levels 3 and 4 to these: cmlevels' budgets,
+# set for a micro:bit's 5x4, stop a 7x6 search at depth 3 or 4, where level 3 scored below
+# level 2 (README "Levels"). A v2's 5x4 keeps them: there level 4 at depth 12 would solve
+# the game from its 8th disc on and play as the top level does.
+WIDE = (6, 1024, 12, 4096)
+# The micro:bit's table: none on the v1 (no room); connectm deploy's v2 build sets the
+# bytes (deploy.V2_TT) for its 64 KB heap.
+MB_TT = const(0)
+
+
+def tabled(L, w, h):
+    # cmlevels.LEVELS (depth, nodes, book plies of each level) on a w x h board with a table
+    if w * h > 20:
+        L = L[:6] + WIDE[:2] + L[8:9] + WIDE[2:] + L[11:]
+    return L[:-3] + TOP + L[-1:]
+
+
+def setup():
+    try:
+        import drv_microbit
+    except ImportError:
+        import cmpico
+        return cmpico.setup()
+    return drv_microbit, drv_microbit.key, 5, 4, MB_TT
