@@ -27,7 +27,7 @@ TOP = (20, 10240)
 # the game from its 8th disc on and play as the top level does.
 WIDE = (6, 1024, 12, 4096)
 # The micro:bit's table: none on the v1 (no room); connectm deploy's v2 build sets the
-# bytes (deploy.V2_TT) for its 64 KB heap.
+# bytes (build.V2_TT) for its 64 KB heap.
 MB_TT = const(0)
 
 

@@ -573,25 +573,25 @@ FEATURES = LACKING + PRESENT
 
 # -- scope: which micro:bit firmwares run a firmware module ---------------------------------
 def builds() -> dict[str, set[str]]:
-    """Module name -> the micro:bit firmwares its build runs on: deploy.BOARDS' v1 build
+    """Module name -> the micro:bit firmwares its build runs on: build.BOARDS' v1 build
     (``microbit``) and v2 build (``microbit-v2``)."""
-    from connectm import deploy, fw
+    from connectm import build, fw
 
     available = {p.stem: p for p in fw.firmware_files()}
     out: dict[str, set[str]] = {m: set() for m in available}
     for board, firmware in (("microbit", V1), ("microbit-v2", V2)):
-        for m in deploy.select_modules(deploy.BOARDS[board], available)[0]:
+        for m in build.select_modules(build.BOARDS[board], available)[0]:
             out[m].add(firmware)
     return out
 
 
 def pico_only() -> set[str]:
     """Modules only a Pico's build gets."""
-    from connectm import deploy, fw
+    from connectm import build, fw
 
     available = {p.stem: p for p in fw.firmware_files()}
-    picos = {m for b in deploy.BOARDS.values() if not b.fixed
-             for m in deploy.select_modules(b, available)[0]}
+    picos = {m for b in build.BOARDS.values() if not b.fixed
+             for m in build.select_modules(b, available)[0]}
     return {m for m, fws in builds().items() if not fws and m in picos}
 
 

@@ -28,7 +28,8 @@ for _p in (REPO / "host", TOOLS):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from connectm import deploy, fw, unixport  # noqa: E402
+from connectm import fw, unixport  # noqa: E402
+from connectm import build as builds  # noqa: E402 (run() has an argument named build)
 from connectm.minify import rename, strip_source  # noqa: E402
 
 NPM_PREFIX = Path(os.environ.get("CONNECTM_NPM_PREFIX", REPO / ".cache" / "npm"))
@@ -334,7 +335,7 @@ class MicrobitV1:
         dev = self.device
         wanted = {p.name: strip_source(p.read_text()).encode() for p in self._files(code, files)}
         if build:
-            plan = deploy.plan(deploy.BOARDS["microbit"])
+            plan = builds.plan(builds.BOARDS["microbit"])
             # the build's files have ROM names of their own (cmsearch.py is sent as mov.py)
             wanted = {i.name: i.data for i in plan.items if i.source.name in wanted}
             code = rename(code, plan.names)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from connectm import book, cli, deploy, fw, levels
+from connectm import book, build, cli, fw, levels
 
 fw.load()
 import cmboard  # noqa: E402
@@ -24,7 +24,7 @@ import cmsolve  # noqa: E402
 TOP = levels.count() - 1
 
 
-@pytest.fixture(scope="module", params=[0, deploy.V2_TT], ids=["v1", "v2-table"])
+@pytest.fixture(scope="module", params=[0, build.V2_TT], ids=["v1", "v2-table"])
 def table(request: pytest.FixtureRequest) -> int:
     return int(request.param)  # the search's table: none (a v1), a micro:bit v2's
 
@@ -52,10 +52,10 @@ def test_a_book_corrects_its_own_search() -> None:
     # search opens well), where the v2's search opens in column 1, which loses: the v2's
     # own book answers there.
     v1_book = book.book_path(5, 4, 4)
-    v2_search = book.Player(5, 4, 4, TOP, v1_book, table=deploy.V2_TT)
+    v2_search = book.Player(5, 4, 4, TOP, v1_book, table=build.V2_TT)
     scores = book.Exact(v2_search.board).scores()
     assert scores[v2_search.move()] < 0 == max(scores.values())
-    assert scores[book.Player(5, 4, 4, TOP, table=deploy.V2_TT).move()] == 0
+    assert scores[book.Player(5, 4, 4, TOP, table=build.V2_TT).move()] == 0
     assert scores[book.Player(5, 4, 4, TOP).move()] == 0
 
 
@@ -252,7 +252,7 @@ def test_exact_scores_are_the_solvers() -> None:
 
 
 @pytest.mark.extended
-@pytest.mark.parametrize("table", [0, deploy.V2_TT])
+@pytest.mark.parametrize("table", [0, build.V2_TT])
 def test_book_build_is_reproducible(table: int, tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / fw.book_name(5, 4, 4, table)

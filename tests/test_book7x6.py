@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from connectm import book, book7x6, cli, deploy, exact7x6, fw, levels
+from connectm import book, book7x6, build, cli, exact7x6, fw, levels
 
 fw.load()
 import cmboard  # noqa: E402
@@ -214,11 +214,11 @@ def test_find_on_every_interpreter(mpy: object, tmp_path: Path,
 
 
 def test_only_a_pico_gets_the_book() -> None:
-    for name, spec in deploy.BOARDS.items():
-        names = {i.name for i in deploy.plan(spec).items}
+    for name, spec in build.BOARDS.items():
+        names = {i.name for i in build.plan(spec).items}
         assert ("book.bin" in names) == (not spec.fixed), name
         assert ("cmbook.py" in names) == (not spec.fixed), name
-    pico = deploy.plan(deploy.BOARDS["pico-max7219"])
+    pico = build.plan(build.BOARDS["pico-max7219"])
     data = next(i.data for i in pico.items if i.name == "book.bin")
     assert data == book7x6.path().read_bytes() and cmbook.NAME == "book.bin"
 

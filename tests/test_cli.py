@@ -105,19 +105,19 @@ def test_solve_ctrl_c_prints_bounds_not_a_traceback() -> None:
 
 def test_deploy_dry_run_without_a_board(monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    from connectm import deploy
+    from connectm import build, device
 
     def no_port(port: str) -> None:
         raise AssertionError("a dry run opened %s" % port)
 
-    monkeypatch.setattr(deploy, "list_ports", lambda: [])
-    monkeypatch.setattr(deploy, "open_port", no_port)
+    monkeypatch.setattr(device, "list_ports", lambda: [])
+    monkeypatch.setattr(device, "open_port", no_port)
     assert cli.main(["deploy", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "no board found" in out
-    for name, spec in deploy.BOARDS.items():
+    for name, spec in build.BOARDS.items():
         assert "--board %s:" % name in out and "dry run for %s" % spec.title in out
-    assert len(re.findall(r"^  main\.py ", out, re.M)) == len(deploy.BOARDS)
+    assert len(re.findall(r"^  main\.py ", out, re.M)) == len(build.BOARDS)
 
 
 def test_solve_file_ctrl_c_reports_what_was_checked(

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 import harness
-from connectm import deploy, unixport
+from connectm import build as builds
+from connectm import unixport
 from test_engine import SEARCH_CASES, SEARCH_CODE, search_line
 
 
 @pytest.fixture(scope="module")
-def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[deploy.Plan, Path]:
+def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[builds.Plan, Path]:
     """The Pico's build for the unix port, written to a folder, with the fakes (machine)."""
     why = harness.unix_missing()
     if why:
@@ -24,7 +25,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[deploy.Plan, Path]:
 
         unavailable(why)
     where = tmp_path_factory.mktemp("unix-build")
-    plan = deploy.plan(deploy.BOARDS["pico-max7219"], unixport.device_info(where))
+    plan = builds.plan(builds.BOARDS["pico-max7219"], unixport.device_info(where))
     for item in plan.items:
         (where / item.name).write_bytes(item.data)
     for fake in harness.FAKES.glob("*.py"):
@@ -32,7 +33,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[deploy.Plan, Path]:
     return plan, where
 
 
-def test_the_port_gets_compiled_modules(build: tuple[deploy.Plan, Path]) -> None:
+def test_the_port_gets_compiled_modules(build: tuple[builds.Plan, Path]) -> None:
     plan, _ = build
     names = {i.name for i in plan.items}
     assert {"cmsearch.mpy", "cmboard.mpy", "cmgame.mpy", "main.py", "cmmain.py"} <= names
@@ -43,7 +44,7 @@ def test_the_port_gets_compiled_modules(build: tuple[deploy.Plan, Path]) -> None
     assert search.note.startswith("native code")
 
 
-def test_compiled_search_is_identical(build: tuple[deploy.Plan, Path]) -> None:
+def test_compiled_search_is_identical(build: tuple[builds.Plan, Path]) -> None:
     # the .mpy modules are what the run imports (no source beside them), and the native
     # search gives CPython's moves, scores, depths and node counts
     _, where = build
@@ -53,7 +54,7 @@ def test_compiled_search_is_identical(build: tuple[deploy.Plan, Path]) -> None:
     assert [x.strip() for x in out[1:] if x.strip()] == [search_line(*c) for c in SEARCH_CASES]
 
 
-def test_native_search_allocates_nothing_per_node(build: tuple[deploy.Plan, Path]) -> None:
+def test_native_search_allocates_nothing_per_node(build: tuple[builds.Plan, Path]) -> None:
     _, where = build
     out = harness.MpyUnix().run_dir(
         "import cmsearch, cmboard, micropython\nb = cmboard.Board(5, 4, 4, 0)\n"
@@ -85,7 +86,7 @@ import cmgame
 """
 
 
-def test_compiled_game_plays_like_the_source(build: tuple[deploy.Plan, Path],
+def test_compiled_game_plays_like_the_source(build: tuple[builds.Plan, Path],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     _, where = build
     assert ", 32768)" in GAME  # (boot_code's table bytes replaced)
@@ -98,22 +99,22 @@ def test_compiled_game_plays_like_the_source(build: tuple[deploy.Plan, Path],
     assert lines == [x for x in source.splitlines() if x.startswith(("B ", "R "))]
 
 
-def test_compiled_modules_leave_a_larger_block(build: tuple[deploy.Plan, Path],
+def test_compiled_modules_leave_a_larger_block(build: tuple[builds.Plan, Path],
                                                tmp_path: Path) -> None:
-    # deploy's heap measure (deploy.heap_code, run on the board after a compiled copy), in a
+    # deploy's heap measure (builds.heap_code, run on the board after a compiled copy), in a
     # Pico's heap (192 KB): the compiled modules leave a larger block free than the same
     # modules compiled from source on the port (whose compiler fragments the heap; what they
     # hold once imported is about the same, within a KB either way)
     plan, where = build
-    mods = deploy.heap_modules(plan)
+    mods = builds.heap_modules(plan)
     assert mods[0] == "cmsearch" and "cmgame" in mods and "drv_max7219" not in mods
     for name in mods:
         item = next(i for i in plan.items if i.name == name + ".mpy")
         text = item.source.read_text()
         if "native" in item.note:
-            text = deploy.add_native(name, text)
+            text = builds.add_native(name, text)
         (tmp_path / (name + ".py")).write_text(text)
-    code = deploy.heap_code(mods)
+    code = builds.heap_code(mods)
     pico = harness.MpyUnix(heap="192K")
     held, free, block = (int(x) for x in pico.run_dir(code, where).split())
     src_held, src_free, src_block = (int(x) for x in pico.run_dir(code, tmp_path).split())
@@ -123,7 +124,7 @@ def test_compiled_modules_leave_a_larger_block(build: tuple[deploy.Plan, Path],
     assert src_block < block <= free
 
 
-def test_bench_on_the_unix_port(build: tuple[deploy.Plan, Path],
+def test_bench_on_the_unix_port(build: tuple[builds.Plan, Path],
                                 capsys: pytest.CaptureFixture[str]) -> None:
     # connectm bench --device unix: every position searched to the same node count in the
     # three builds (source, .mpy, native), a rate for each, and the heap of each build

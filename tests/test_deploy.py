@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from harness import REPO
-from connectm import cli, deploy, fw
+from connectm import build, cli, deploy, device
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +50,8 @@ def pts(emu: Any) -> str:
 
 def connect(port: str, reset: bool = True) -> Any:
     """The raw REPL; reset: a soft reset first, which frees the heap of a stopped game."""
-    t = deploy.open_port(port)
-    deploy.enter_raw_repl(t, port, reset=reset)
+    t = device.open_port(port)
+    device.enter_raw_repl(t, port, reset=reset)
     return t
 
 
@@ -66,11 +66,11 @@ def device_files(port: str) -> dict[str, int]:
 
 
 def expected() -> dict[str, int]:
-    return {i.name: len(i.data) for i in deploy.plan(deploy.BOARDS["microbit"]).items}
+    return {i.name: len(i.data) for i in build.plan(build.BOARDS["microbit"]).items}
 
 
 def test_microbit_selection() -> None:
-    items = deploy.plan(deploy.BOARDS["microbit"]).items
+    items = build.plan(build.BOARDS["microbit"]).items
     names = {i.source.name for i in items}  # the build sends them under ROM names
     assert {"cmboard.py", "cmsearch.py"} <= names
     assert not names & {"cmsolve.py", "cmperft.py", "cmtt.py", "drv_max7219.py",
@@ -84,9 +84,9 @@ def test_mpy_board_keeps_the_boot_as_source() -> None:
     # A board that loads .mpy (a Pico on MicroPython 1.22: .mpy v6.2, armv6m's emitter) gets
     # the modules compiled by that format's mpy-cross, but main.py runs as source and reads
     # cmmain.py line by line: those two stay .py
-    info = deploy.DeviceInfo("rp2", (1, 22, 0), 6 | (2 | 4 << 2) << 8,
+    info = build.DeviceInfo("rp2", (1, 22, 0), 6 | (2 | 4 << 2) << 8,
                              ("rp2", "", "", "", "Pico"), False)
-    p = deploy.plan(deploy.BOARDS["pico-max7219"], info)
+    p = build.plan(build.BOARDS["pico-max7219"], info)
     names = {i.name for i in p.items}
     assert {"main.py", "cmmain.py", "cmgame.mpy", "cmsearch.mpy"} <= names
     assert "cmmain.mpy" not in names and "cmgame.py" not in names
@@ -102,8 +102,8 @@ def test_mpy_board_keeps_the_boot_as_source() -> None:
 def test_native_code_where_the_emitter_compiles_it() -> None:
     # A Pico 2 (RP2350, armv7emsp's emitter) on MicroPython 1.28 (.mpy v6.3): the search's
     # loop as native code (the .mpy's header: sub-version 3, arch 7), the rest bytecode
-    info = deploy.DeviceInfo("rp2", (1, 28, 0), 6 | (3 | 7 << 2) << 8, ("rp2",), False)
-    p = deploy.plan(deploy.BOARDS["pico-max7219"], info)
+    info = build.DeviceInfo("rp2", (1, 28, 0), 6 | (3 | 7 << 2) << 8, ("rp2",), False)
+    p = build.plan(build.BOARDS["pico-max7219"], info)
     mpy = {i.name: i for i in p.items}
     assert mpy["cmsearch.mpy"].data[:3] == bytes([77, 6, 3 | 7 << 2])
     assert mpy["cmsearch.mpy"].note.startswith("native code, from ")
@@ -118,27 +118,27 @@ def test_native_code_where_the_emitter_compiles_it() -> None:
 def test_source_with_a_reason(mpy: int | None, why: str) -> None:
     # A board that cannot import .mpy (MicroPython 1.9: no _mpy), or of a format no
     # compiler here writes: source, and the notes say why in one line
-    info = deploy.DeviceInfo("rp2", (1, 9, 2), mpy, ("rp2", "", "", "", "Pico"), False)
-    p = deploy.plan(deploy.BOARDS["pico-max7219"], info)
+    info = build.DeviceInfo("rp2", (1, 9, 2), mpy, ("rp2", "", "", "", "Pico"), False)
+    p = build.plan(build.BOARDS["pico-max7219"], info)
     assert why in p.notes
     assert all(i.name.endswith(".py") for i in p.items if i.name != "book.bin")
     assert all(b"@micropython.native" not in i.data for i in p.items)
 
 
 def test_microbit_v1_gets_source() -> None:
-    info = deploy.DeviceInfo("microbit", (1, 9, 2), None,
+    info = build.DeviceInfo("microbit", (1, 9, 2), None,
                              ("microbit", "", "", "", "micro:bit with nRF51822"), True)
-    p = deploy.plan(deploy.BOARDS["microbit"], info)
+    p = build.plan(build.BOARDS["microbit"], info)
     assert p.notes == ["copying .py: the BBC micro:bit v1 build is source (its MicroPython "
                        "cannot import .mpy files)"]
     assert not [i for i in p.items if i.name.endswith(".mpy")]
 
 
 def test_missing_compiler_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(deploy.COMPILERS, (6, 3), "mpy_cross_not_here")
-    monkeypatch.setitem(deploy.PIP_NAMES, "mpy_cross_not_here", "mpy-cross-v6.3")
-    info = deploy.DeviceInfo("rp2", (1, 28, 0), 6 | 3 << 8, ("rp2",), False)
-    p = deploy.plan(deploy.BOARDS["pico-max7219"], info)
+    monkeypatch.setitem(build.COMPILERS, (6, 3), "mpy_cross_not_here")
+    monkeypatch.setitem(build.PIP_NAMES, "mpy_cross_not_here", "mpy-cross-v6.3")
+    info = build.DeviceInfo("rp2", (1, 28, 0), 6 | 3 << 8, ("rp2",), False)
+    p = build.plan(build.BOARDS["pico-max7219"], info)
     assert "copying .py: the board loads .mpy v6.3 but mpy_cross_not_here is not installed " \
         "(pip install mpy-cross-v6.3)" in p.notes
     assert all(i.name.endswith(".py") for i in p.items if i.name != "book.bin")
@@ -162,7 +162,7 @@ def test_dry_run(pts: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_port_busy(pts: str, capsys: pytest.CaptureFixture[str]) -> None:
-    t = deploy.open_port(pts)
+    t = device.open_port(pts)
     try:
         assert cli.main(["deploy", "--port", pts]) == 2
     finally:
@@ -189,7 +189,7 @@ class Serial:
     def __init__(self, port: str, line: Any = None) -> None:
         """line: a serial line to use, not the port's (a test's scripted line)."""
         self.port = port
-        self.t: Any = deploy.open_port(port) if line is None else None
+        self.t: Any = device.open_port(port) if line is None else None
         self.s = line if self.t is None else self.t.serial
         self.lines: list[str] = []  # everything read, in order
         self.asked = 0  # `?` sent whose `M` answer has not come yet
@@ -336,8 +336,8 @@ def wait_boot(io: Serial, cap: float = 900) -> int:
                 # the board is at its REPL: the raw REPL's soft reset frees the heap the
                 # boot left, then the reset deploy ends with (it waits for the board's
                 # answers, not for a time)
-                dev = deploy.Device(io.t, io.port)
-                deploy.enter_raw_repl(io.t, io.port, reset=True)
+                dev = device.Device(io.t, io.port)
+                device.enter_raw_repl(io.t, io.port, reset=True)
                 dev.identify()
                 dev.reset()
                 continue
@@ -514,16 +514,16 @@ class Faulty:
 def test_main_py_goes_whole() -> None:
     # main.py is longer than one command: deploy writes it to a scratch file and copies
     # that to main.py in one command (Device.write)
-    main = [i for i in deploy.plan(deploy.BOARDS["microbit"]).items if i.name == "main.py"]
-    assert len(main) == 1 and len(main[0].data) > deploy.MICROBIT_CHUNK
+    main = [i for i in build.plan(build.BOARDS["microbit"]).items if i.name == "main.py"]
+    assert len(main) == 1 and len(main[0].data) > device.MICROBIT_CHUNK
 
 
 def chunks_before_main() -> int:
     """How many chunk writes the micro:bit deploy makes before main.py's (a file of one
     chunk or less goes in one command, not through fs_writefile)."""
-    items = deploy.plan(deploy.BOARDS["microbit"]).items
-    return sum(-(-len(i.data) // deploy.MICROBIT_CHUNK) for i in items
-               if i.name != "main.py" and len(i.data) > deploy.MICROBIT_CHUNK)
+    items = build.plan(build.BOARDS["microbit"]).items
+    return sum(-(-len(i.data) // device.MICROBIT_CHUNK) for i in items
+               if i.name != "main.py" and len(i.data) > device.MICROBIT_CHUNK)
 
 
 @pytest.mark.parametrize("where", ["first file", "middle", "before main.py", "in main.py"])
@@ -531,8 +531,8 @@ def test_interrupted_copy_then_rerun(pts: str, where: str) -> None:
     # main.py goes whole or not at all (test_main_py_goes_whole)
     after = {"first file": 1, "middle": 40, "before main.py": chunks_before_main(),
              "in main.py": chunks_before_main() + 2}[where]
-    with pytest.raises(deploy.DeployError, match="board lost"):
-        deploy.deploy(port=pts, open_transport=lambda p: Faulty(deploy.open_port(p), after))
+    with pytest.raises(device.DeployError, match="board lost"):
+        deploy.deploy(port=pts, open_transport=lambda p: Faulty(device.open_port(p), after))
     files = device_files(pts)
     # nothing boots a mix of old and new modules: no main.py, or a whole one
     assert files.get("main.py", 0) in (0, expected()["main.py"]), files
@@ -540,18 +540,6 @@ def test_interrupted_copy_then_rerun(pts: str, where: str) -> None:
     files = device_files(pts)
     for name, size in expected().items():
         assert files.get(name) == size, (name, files)
-
-
-def test_packaging_lists_the_firmware() -> None:
-    # (package.json: a Pico's game for mip, tests/test_mip.py)
-    modules = sorted(p.name for p in fw.firmware_dir().glob("*.py"))
-    hint = "regenerate: python -m connectm.deploy --packaging"
-    manifest = (REPO / "manifest.py").read_text()
-    frozen = re.findall(r'^module\("([^"]+)", base_path="firmware"\)', manifest, re.M)
-    assert sorted(frozen) == modules, hint
-    assert "metadata(" in manifest
-    assert (REPO / "package.json").read_text() == deploy.package_json(), hint
-    assert manifest == deploy.manifest_py(), hint
 
 
 def test_redeploy_over_a_program_that_holds_the_heap(pts: str) -> None:
@@ -753,14 +741,14 @@ def test_a_boot_out_of_memory_gets_one_reset(monkeypatch: pytest.MonkeyPatch,
     line = Line()
     steps: list[str] = []
 
-    def reset(dev: deploy.Device) -> None:
+    def reset(dev: device.Device) -> None:
         steps.append("reset")
         line.out += line.boots.pop(0)  # the board boots again
 
-    monkeypatch.setattr(deploy, "enter_raw_repl",
+    monkeypatch.setattr(device, "enter_raw_repl",
                         lambda t, port, reset=False: steps.append("raw %s" % reset))
-    monkeypatch.setattr(deploy.Device, "identify", lambda dev: steps.append("identify"))
-    monkeypatch.setattr(deploy.Device, "reset", reset)
+    monkeypatch.setattr(device.Device, "identify", lambda dev: steps.append("identify"))
+    monkeypatch.setattr(device.Device, "reset", reset)
     io = Serial("p", line)
     if failures > 1:
         with pytest.raises(AssertionError, match="the boot failed twice"):
@@ -800,14 +788,14 @@ def test_a_garbled_command_is_sent_again() -> None:
                 raise TransportExecError(1, garble.decode())
 
     t = T(2)
-    assert deploy.Device(t, "p").exec("print(1)", "x") == "ok" and len(t.sent) == 3
-    with pytest.raises(deploy.DeployError, match="SyntaxError"):
-        deploy.Device(T(3), "p").exec("print(1)", "x")
+    assert device.Device(t, "p").exec("print(1)", "x") == "ok" and len(t.sent) == 3
+    with pytest.raises(device.DeployError, match="SyntaxError"):
+        device.Device(T(3), "p").exec("print(1)", "x")
     t = T(0, 2)
-    deploy.Device(t, "p")._write_chunks(deploy.Item("a.py", b"x" * 99, REPO), 48, "w", None)
+    device.Device(t, "p")._write_chunks(build.Item("a.py", b"x" * 99, REPO), 48, "w", None)
     assert [c[:5] for c in t.sent] == ["write", "try:\n", "write", "try:\n", "write"]
-    with pytest.raises(deploy.DeployError, match="board lost"):
-        deploy.Device(T(0, 3), "p")._write_chunks(deploy.Item("a.py", b"x", REPO), 48, "w", None)
+    with pytest.raises(device.DeployError, match="board lost"):
+        device.Device(T(0, 3), "p")._write_chunks(build.Item("a.py", b"x", REPO), 48, "w", None)
 
 
 def test_a_garbled_reset_is_sent_again() -> None:
@@ -831,21 +819,21 @@ def test_a_garbled_reset_is_sent_again() -> None:
         def read_until(self, n: int, ending: bytes, timeout: float = 10) -> bytes:
             return self.out.pop(0)
 
-    info = deploy.DeviceInfo("microbit", (1, 9, 2), None, ("microbit",), True)
+    info = build.DeviceInfo("microbit", (1, 9, 2), None, ("microbit",), True)
     for fails in (0, 2):
         t = T(fails)
-        dev = deploy.Device(t, "p")
+        dev = device.Device(t, "p")
         dev.info = info
         dev.reset()
-        assert t.sent == [deploy.RESET_MICROBIT] * (fails + 1)
-    dev = deploy.Device(T(3), "p")
+        assert t.sent == [device.RESET_MICROBIT] * (fails + 1)
+    dev = device.Device(T(3), "p")
     dev.info = info
-    with pytest.raises(deploy.DeployError, match="reset failed on the board, 3 times: "
+    with pytest.raises(device.DeployError, match="reset failed on the board, 3 times: "
                        "SyntaxError: invalid syntax$"):
         dev.reset()
-    dev = deploy.Device(T(0, b""), "p")  # no answer at all
+    dev = device.Device(T(0, b""), "p")  # no answer at all
     dev.info = info
-    with pytest.raises(deploy.DeployError, match="board lost during the reset"):
+    with pytest.raises(device.DeployError, match="board lost during the reset"):
         dev.reset()
 
 
@@ -864,7 +852,7 @@ class FakePico:
         pass
 
     def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
-        if code == deploy._IDENTIFY:
+        if code == device._IDENTIFY:
             info = ("rp2", (1, 9, 2), None, ("rp2", "", "", "", "Pico"), 0, list(self.files),
                     self.uid)
             return repr(info).encode(), b""
@@ -940,8 +928,8 @@ def test_unreadable_config_is_only_a_missing_hint(tmp_path: Any, monkeypatch: An
     config = tmp_path / "boards.json"
     config.write_text("{not json")
     monkeypatch.setenv("CONNECTM_CONFIG", str(config))
-    assert deploy.remembered() == {}
+    assert device.remembered() == {}
     assert pico_deploy("auto", FakePico("ab"), dry_run=True)[0] == "pico-max7219"
     t = FakePico("ab")
     pico_deploy("pico-neopixel", t)
-    assert deploy.remembered() == {"ab": "pico-neopixel"}
+    assert device.remembered() == {"ab": "pico-neopixel"}

@@ -375,15 +375,15 @@ def test_a_failing_step_is_reported_and_the_game_goes_on(tmp_path: Path, where: 
 def test_the_v1_build_runs_the_plain_loop() -> None:
     # GUARD is 0 in the micro:bit v1's build: no try in its main.py (its boot has no room),
     # the guarded loop everywhere else (the source, as copied to other boards)
-    from connectm import deploy
+    from connectm import build
 
-    main = next(i for i in deploy.plan(deploy.BOARDS["microbit"]).items if i.name == "main.py")
+    main = next(i for i in build.plan(build.BOARDS["microbit"]).items if i.name == "main.py")
     v1 = main.data.decode()
     assert "try:" not in v1 and "machine" not in v1 and "while True:" in v1
     src = (fw.firmware_dir() / "main.py").read_text()
     assert "GUARD = const(1)" in src and "except Exception as e:" in src
     # (the v2 build switches pondering off, as the v1's, and keeps the guard)
-    assert deploy.switches(src, v2=True) == deploy.NO_PONDER.sub(r"\1=const(0)", src) != src
+    assert build.switches(src, v2=True) == build.NO_PONDER.sub(r"\1=const(0)", src) != src
 
 
 @pytest.mark.parametrize("interp", ["cpython", "mpy_wasm", "mpy_unix"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from connectm import deploy
+from connectm import build
 from connectm.minify import fold_consts
 
 FILES = [p.name for p in harness.firmware_dir().glob("*.py")]
@@ -54,7 +54,7 @@ def test_device_compiles(name: str, microbit_v1: harness.MicrobitV1, tmp_path: P
     wrapper = tmp_path / ("_cmc_" + stem + ".py")
     source = harness.strip_source((harness.firmware_dir() / name).read_text())
     if name in SWITCHED:
-        source = deploy.switches(source, leaves=True)
+        source = build.switches(source, leaves=True)
         source = fold_consts({stem: source})[stem]
     wrapper.write_text(wrapped(source, name in PARSE_ONLY))
     out = microbit_v1.run("import %s\nprint('compiled')\n" % wrapper.stem, files=[wrapper])

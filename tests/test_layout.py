@@ -57,3 +57,11 @@ def test_circles_in_firmware_say_why() -> None:
         for name in circle[:-1]:
             text = (REPO / "firmware" / (name + ".py")).read_text()
             assert "circle" in text.split("\n\n")[0], (circle, name)
+
+
+def test_no_host_module_over_600_lines() -> None:
+    # one job a module: a module this long does several (deploy.py was 990 lines: the
+    # build, the serial transport and the deploy's steps, now build, device and deploy)
+    long = {p.name: n for p in (REPO / "host" / "connectm").glob("*.py")
+            if (n := len(p.read_text().splitlines())) > 600}
+    assert long == {}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from connectm import cli, deploy, levels
+from connectm import build, cli, levels
 from connectm import keeping as K
 
 
@@ -38,7 +38,7 @@ def test_no_sample_within_nodes() -> None:
         K.sample(7, 6, 4, 1, 1, from_ply=16, max_nodes=1)
 
 
-@pytest.mark.parametrize("table", [0, deploy.V2_TT], ids=["v1", "v2-table"])
+@pytest.mark.parametrize("table", [0, build.V2_TT], ids=["v1", "v2-table"])
 def test_5x4_levels_rise_strictly_against_perfect(table: int) -> None:
     # Exact chances (no sampling): each level draws more often with the perfect player, as
     # first and second player together, than the level below; the top level always draws.

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from connectm import deploy, fw
+from connectm import build, fw
 from connectm.minify import fold_consts, rename, rom_names, strip_source
 from connectm.tables import DIMS, UNUSED, fixed_lines
 
@@ -28,16 +28,16 @@ for k in sorted(b.__dict__):
 """
 
 
-def bundle(tmp_path: Path) -> deploy.Plan:
+def bundle(tmp_path: Path) -> build.Plan:
     # under their source names: the code the tests run names the modules as the source
     # does, and rename() gives it the build's module names, which the modules import by
-    plan = deploy.plan(deploy.BOARDS["microbit"])
+    plan = build.plan(build.BOARDS["microbit"])
     for item in plan.items:
         (tmp_path / item.name).write_bytes(item.data)
     return plan
 
 
-def built(tmp_path: Path, plan: deploy.Plan, module: str) -> Path:
+def built(tmp_path: Path, plan: build.Plan, module: str) -> Path:
     return tmp_path / (plan.names.get(module, module) + ".py")
 
 
@@ -109,7 +109,7 @@ def test_build_names_are_in_both_v1_firmwares() -> None:
     stored = set(rom_names())
     assert stored < new and sorted(new - stored) == [
         "SCISSORS", "bpp", "from_", "get_strength", "scale", "set_range", "to"]
-    assert set(deploy.plan(deploy.BOARDS["microbit"]).names.values()) <= stored
+    assert set(build.plan(build.BOARDS["microbit"]).names.values()) <= stored
 
 
 @pytest.mark.parametrize("module", ["cmsearch", "cmgame"])
@@ -123,7 +123,7 @@ def test_renamed_names_cost_no_heap(firmware: str, request: pytest.FixtureReques
     # (with the switches the build turns off also off: the whole stripped search, table
     # code and all, is too big to compile on the v1)
     plain = strip_source((harness.firmware_dir() / (module + ".py")).read_text())
-    plain = fold_consts({module: deploy.switches(plain)})[module]
+    plain = fold_consts({module: build.switches(plain)})[module]
     dev = microbit_v1.device
     counts = []
     # (the build writes cmlevels' table into cmgame: the plain module imports it)
@@ -147,7 +147,7 @@ def test_constants_are_folded_on_the_device(microbit_v1: harness.MicrobitV1) -> 
     # look up (CLOCK off: no time budget, so no ticks functions either).
     out = microbit_v1.run("import cmsearch, cmboard\nprint(sorted(dir(cmsearch)))\n"
                           "print(sorted(dir(cmboard)))\n", build=True).split("\n")
-    new = {v: k for k, v in deploy.plan(deploy.BOARDS["microbit"]).names.items()}
+    new = {v: k for k, v in build.plan(build.BOARDS["microbit"]).names.items()}
     search = {new.get(n, n) for n in eval(out[0])}
     board = {new.get(n, n) for n in eval(out[1])}
     assert search == {"__name__", "array", "Search"}
@@ -248,13 +248,13 @@ def test_direct_driver_refuses_a_boot_it_does_not_know() -> None:
     source = {m: strip_source((harness.firmware_dir() / (m + ".py")).read_text())
               for m in ("cmmain", "cmlevels", "cmhw")}
     texts = dict(source)
-    deploy.direct_driver(texts, (5, 4, 4))
+    build.direct_driver(texts, (5, 4, 4))
     assert "cmhw" not in texts and "(g.b,0,%d)" % cmlevels.LEVELS[-3] in texts["cmmain"]
-    bad = [("cmmain", "cmhw.setup()", "cmhw.start()"), ("cmmain", deploy.TOP_DEPTH, "9"),
+    bad = [("cmmain", "cmhw.setup()", "cmhw.start()"), ("cmmain", build.TOP_DEPTH, "9"),
            ("cmlevels", "LEVELS", "STEPS")]
     for module, old, new in bad:
         texts = dict(source, **{module: source[module].replace(old, new)})
         before = dict(texts)
-        with pytest.raises(deploy.DeployError, match="^cmmain's .* micro:bit build knows$"):
-            deploy.direct_driver(texts, (5, 4, 4))
+        with pytest.raises(build.BuildError, match="^cmmain's .* micro:bit build knows$"):
+            build.direct_driver(texts, (5, 4, 4))
         assert texts == before

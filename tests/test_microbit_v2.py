@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 
 import harness
-from connectm import cli, deploy
+from connectm import build, cli, device
 
 HOST = harness.REPO / "host" / "connectm"
 TOOLS = harness.REPO / "tools"
 V2_QSTRS = set((HOST / "microbit_v2_qstrs.txt").read_text().split())
 V2_MODULES = set((HOST / "microbit_v2_modules.txt").read_text().split())
-V1 = deploy.BOARDS["microbit"]
-V2 = deploy.BOARDS["microbit-v2"]
+V1 = build.BOARDS["microbit"]
+V2 = build.BOARDS["microbit-v2"]
 
 
 def v2_import_names() -> set[str]:
@@ -29,7 +29,7 @@ def v2_import_names() -> set[str]:
     return V2_MODULES | {m[1:] for m in V2_MODULES if m.startswith("u")}
 
 
-def module_names(items: list[deploy.Item]) -> set[str]:
+def module_names(items: list[build.Item]) -> set[str]:
     return {i.name[:-3] for i in items if i.name.endswith(".py")}
 
 
@@ -60,7 +60,7 @@ def test_dry_run_v2_names_are_not_the_firmwares(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert out.startswith("dry run for BBC micro:bit v2: would copy")
     names = set(re.findall(r"(?m)^\s+(\w+)\.py\s", out))
-    assert names == module_names(deploy.plan(V2).items)
+    assert names == module_names(build.plan(V2).items)
     assert "main" in names and "cmgame" in names
     assert not (names - {"main"}) & v2_import_names(), names & v2_import_names()
     # main.py is the file the v2 runs at boot, not a module of its own
@@ -69,7 +69,7 @@ def test_dry_run_v2_names_are_not_the_firmwares(capsys: pytest.CaptureFixture[st
 
 def test_v1_build_would_collide_on_the_v2() -> None:
     # why the v2 has a build of its own: the v1's ROM names include the v2's modules (log)
-    assert module_names(deploy.plan(V1).items) & v2_import_names()
+    assert module_names(build.plan(V1).items) & v2_import_names()
 
 
 def test_dry_run_shows_both_builds(capsys: pytest.CaptureFixture[str]) -> None:
@@ -84,16 +84,16 @@ def test_dry_run_shows_both_builds(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_v2_build_is_a_superset_of_the_v1s() -> None:
     # whatever the v1 build gets (e.g. an opening book), the v2 build gets
-    v1 = {i.source.name for i in deploy.plan(V1).items}
-    v2 = {i.source.name for i in deploy.plan(V2).items}
+    v1 = {i.source.name for i in build.plan(V1).items}
+    v2 = {i.source.name for i in build.plan(V2).items}
     # each its own search's book (connectm book --table): the v2's search has a table
     assert v1 - v2 == {"5x4c4.bk"} and "5x4c4t32768.bk" in v2
     # (the v1's cmmain imports its driver itself: cmhw is the v2's alone, with its table)
     assert v2 - v1 == {"cmtt.py", "cmhw.py", "5x4c4t32768.bk"}
 
 
-def built(spec: deploy.BoardSpec) -> dict[str, str]:
-    return {i.source.stem: i.data.decode() for i in deploy.plan(spec).items}
+def built(spec: build.BoardSpec) -> dict[str, str]:
+    return {i.source.stem: i.data.decode() for i in build.plan(spec).items}
 
 
 def test_switches() -> None:
@@ -104,7 +104,7 @@ def test_switches() -> None:
     assert "b.z1=array('i'" in v2["cmlines"] and "with keys" in v2["cmlines"]
     assert "pin_logo.is_touched()" in v2["drv_microbit"] and "def beep" in v2["drv_microbit"]
     assert ".beep(" in v2["cmgame"]
-    assert "%d" % deploy.V2_TT in v2["cmhw"]
+    assert "%d" % build.V2_TT in v2["cmhw"]
     for text in v1.values():
         assert not re.search(r"is_touched|music|beep|running_time|\.store\(|\.cut\(|\^=", text)
     assert re.search(r"g\.d,key=(\w+),\1\.key\n", v1["cmmain"])  # the driver itself
@@ -116,12 +116,12 @@ def test_switches() -> None:
 def test_sizes() -> None:
     # the v2's file system holds about 30 KB: the build leaves room for the save files
     # and a book; its largest file is the search
-    items = deploy.plan(V2).items
+    items = build.plan(V2).items
     total = sum(len(i.data) for i in items)
     assert 9000 < total < 16384, total
     modules = [i for i in items if i.name.endswith(".py")]  # (the book is data)
     assert max(modules, key=lambda i: len(i.data)).name == "cmsearch.py"
-    assert sum(len(i.data) for i in deploy.plan(V1).items) < total
+    assert sum(len(i.data) for i in build.plan(V1).items) < total
 
 
 # The heap model: MicroPython-WebAssembly collects garbage only between runPython() calls
@@ -158,7 +158,7 @@ def test_table_fits_a_64k_heap(tmp_path: Path, record_property: Any) -> None:
     import os
     import subprocess
 
-    for item in deploy.plan(V2).items:
+    for item in build.plan(V2).items:
         (tmp_path / item.name).write_bytes(item.data)
     cmd = ["node", str(harness.WASM_RUNNER), "--parts", "--heap", str(V2_HEAP), "--lib",
            str(tmp_path)] + [str(p) for p in sorted(harness.FAKES.glob("*.py"))]
@@ -169,7 +169,7 @@ def test_table_fits_a_64k_heap(tmp_path: Path, record_property: Any) -> None:
     assert "E low memory" not in out  # the whole table at boot
     boot, tt = map(int, re.search(r"boot (\d+) (\d+)", out).groups())
     game = int(re.search(r"game (\d+)", out).group(1))
-    assert tt == deploy.V2_TT
+    assert tt == build.V2_TT
     free = V2_HEAP - FIRMWARE_BYTES - max(boot, game)
     record_property("v2_model_free", free)
     print("v2 model: boot %d B, game %d B, table %d B, free %d B" % (boot, game, tt, free))
@@ -235,15 +235,15 @@ def test_v2_game_with_logo_and_sounds(cpython: harness.CPython, tmp_path: Path) 
     # the v2 build on CPython with the fake v2: a tap on the logo drops (here: starts the
     # game), a hold of a second toggles the sounds; off at boot; a beep per drop, a tune
     # for a win or a loss, nothing for a draw; the table in use
-    plan = deploy.plan(V2)
+    plan = build.plan(V2)
     for item in plan.items:
         (tmp_path / item.name).write_bytes(item.data)
     files = [tmp_path / i.name for i in plan.items if i.name != "main.py"]
     out = cpython.run(GAME, files=files, fakes=True)
     # (B: a move, L: a level chosen, R: a game's result, T: the table's bytes; docs/serial.md)
-    assert out.splitlines()[0] == "T %d" % deploy.V2_TT
+    assert out.splitlines()[0] == "T %d" % build.V2_TT
     lines = [ln for ln in out.splitlines() if not ln.startswith(("B ", "L ", "R ", "T "))]
-    assert lines[0] == "table %d" % deploy.V2_TT
+    assert lines[0] == "table %d" % build.V2_TT
     assert lines[1] == "tap ['d'] 1"
     assert lines[2] == "calls 0"  # a whole game without a sound: off at boot
     hold = eval(lines[3][5:].replace("] [", "], ["))  # [keys], calls, volumes
@@ -272,7 +272,7 @@ def test_v2_game_with_logo_and_sounds(cpython: harness.CPython, tmp_path: Path) 
 
 def test_v1_build_ignores_the_logo(cpython: harness.CPython, tmp_path: Path) -> None:
     # the same fake v2 under the v1 build: no logo, no sound code, no table
-    plan = deploy.plan(V1)
+    plan = build.plan(V1)
     for item in plan.items:
         (tmp_path / item.name).write_bytes(item.data)
     code = ("from microbit import pin_logo, sleep\nimport music\nimport drv_microbit as m\n"
@@ -311,22 +311,22 @@ def test_fakes_have_only_v2_names(monkeypatch: pytest.MonkeyPatch) -> None:
     ("micro:bit with nRF52833", "microbit-v2"),
 ])
 def test_detect_v1_or_v2(machine: str, want: str) -> None:
-    info = deploy.DeviceInfo("microbit", (1, 18, 0), None,
+    info = build.DeviceInfo("microbit", (1, 18, 0), None,
                              ("microbit", "microbit", "2.1.2", "", machine), True)
-    assert deploy.detect_board(info, "auto").name == want
-    assert deploy.detect_board(info, "microbit").name == want
+    assert device.detect_board(info, "auto").name == want
+    assert device.detect_board(info, "microbit").name == want
     # --board overrides what the board says
-    assert deploy.detect_board(info, "microbit-v1").name == "microbit"
-    assert deploy.detect_board(info, "microbit-v2").name == "microbit-v2"
+    assert device.detect_board(info, "microbit-v1").name == "microbit"
+    assert device.detect_board(info, "microbit-v2").name == "microbit-v2"
 
 
 def test_detect_unknown_microbit_and_wrong_board() -> None:
-    info = deploy.DeviceInfo("microbit", (1, 9, 2), None, ("microbit",) * 5, True)
-    with pytest.raises(deploy.DeployError, match="--board microbit-v1 or --board microbit-v2"):
-        deploy.detect_board(info, "auto")
-    pico = deploy.DeviceInfo("rp2", (1, 22, 0), 6, ("rp2", "", "", "", "Pico"), False)
-    with pytest.raises(deploy.DeployError, match="--board microbit-v2, but the board is"):
-        deploy.detect_board(pico, "microbit-v2")
+    info = build.DeviceInfo("microbit", (1, 9, 2), None, ("microbit",) * 5, True)
+    with pytest.raises(device.DeployError, match="--board microbit-v1 or --board microbit-v2"):
+        device.detect_board(info, "auto")
+    pico = build.DeviceInfo("rp2", (1, 22, 0), 6, ("rp2", "", "", "", "Pico"), False)
+    with pytest.raises(device.DeployError, match="--board microbit-v2, but the board is"):
+        device.detect_board(pico, "microbit-v2")
 
 
 GAMES = """
@@ -357,14 +357,14 @@ def test_v2_moves_are_the_hosts(cpython: harness.CPython, tmp_path: Path, level:
     # book is its own search's (5x4c4t32768.bk), as the host's with that table.
     from connectm import book
 
-    plan = deploy.plan(V2)
+    plan = build.plan(V2)
     for item in plan.items:
         (tmp_path / item.name).write_bytes(item.data)
     files = [tmp_path / i.name for i in plan.items if i.name != "main.py"]
     out = cpython.run(GAMES % (str(tmp_path / "data"), level, level - 1, 6), files=files,
                       fakes=True)
-    assert out.splitlines()[0] == "T %d" % deploy.V2_TT  # the boot says its table
-    with_table = book.Player(5, 4, 4, level - 1, table=deploy.V2_TT)
+    assert out.splitlines()[0] == "T %d" % build.V2_TT  # the boot says its table
+    with_table = book.Player(5, 4, 4, level - 1, table=build.V2_TT)
     no_table = book.Player(5, 4, 4, level - 1)
     searched = differ = 0
     for m in re.finditer(r"B 5x4 lv=(\d) you=(\d) moves=(\d+) ", out):

@@ -30,7 +30,7 @@ from typing import Any, Iterator
 import pytest
 
 from harness import FAKES, REPO
-from connectm import deploy, mip_package, unixport
+from connectm import build, fw, mip_package, unixport
 
 from test_deploy import Serial  # the game's serial line (docs/serial.md)
 
@@ -161,8 +161,8 @@ class Pico:
 def test_packages_are_in_step() -> None:
     # package.json, package-neopixel.json and the files deploy changes for a board are the
     # ones connectm.mip_package writes from today's firmware, and nothing stale is left in
-    # mip/; each package is its board's deploy.plan, main.py last
-    hint = "regenerate: python -m connectm.deploy --packaging"
+    # mip/; each package is its board's build.plan, main.py last
+    hint = "regenerate: python -m connectm.mip_package"
     want = mip_package.files()
     for path, data in want.items():
         assert (REPO / path).read_bytes() == data, (path, hint)
@@ -171,7 +171,7 @@ def test_packages_are_in_step() -> None:
     assert made == {p for p in want if p.startswith("mip/")}, hint
     for name, board in mip_package.PACKAGES.items():
         urls = json.loads((REPO / name).read_text())["urls"]
-        plan = deploy.plan(deploy.BOARDS[board])
+        plan = build.plan(build.BOARDS[board])
         assert [u[0] for u in urls] == [i.name for i in plan.items], name
         assert urls[-1][0] == "main.py" and ["book.bin", "firmware/7x6c4.bin"] in urls
         for dest, path in urls:  # relative, inside the repository: mip's github: reads them
@@ -182,7 +182,7 @@ def test_packages_are_in_step() -> None:
 def test_mip_install_gives_a_pico_the_game(package: str, index: str, tmp_path: Path,
                                            record_property: Any) -> None:
     # `mpremote mip install --target / PACKAGE` writes the board's files at the root of its
-    # LittleFS, byte for byte deploy.plan's for the package's board (no /lib, nothing else);
+    # LittleFS, byte for byte build.plan's for the package's board (no /lib, nothing else);
     # main.py then boots from there (cmmain.py read from the root, the modules and the
     # book beside it, the display of the package's cmhw.py: the package has no other
     # driver) and a game is played over the serial line to its end.
@@ -204,7 +204,7 @@ def test_mip_install_gives_a_pico_the_game(package: str, index: str, tmp_path: P
             t.enter_raw_repl(soft_reset=False)
             listed = t.exec(LIST % sorted(MOUNTS)).decode().split()
             want = {i.name: hashlib.sha256(i.data).hexdigest()
-                    for i in deploy.plan(deploy.BOARDS[board]).items}
+                    for i in build.plan(build.BOARDS[board]).items}
             assert dict(zip(listed[::2], listed[1::2])) == want
             t.exec_raw_no_follow(RUN_MAIN)
             io = Serial(pico.port, line=t.serial)
@@ -237,3 +237,15 @@ def test_mip_install_gives_a_pico_the_game(package: str, index: str, tmp_path: P
             t.close()
     finally:
         pico.close()
+
+
+def test_packaging_lists_the_firmware() -> None:
+    # (package.json: a Pico's game for mip, tests/test_mip.py)
+    modules = sorted(p.name for p in fw.firmware_dir().glob("*.py"))
+    hint = "regenerate: python -m connectm.mip_package"
+    manifest = (REPO / "manifest.py").read_text()
+    frozen = re.findall(r'^module\("([^"]+)", base_path="firmware"\)', manifest, re.M)
+    assert sorted(frozen) == modules, hint
+    assert "metadata(" in manifest
+    assert (REPO / "package.json").read_text() == mip_package.package_json("pico-max7219"), hint
+    assert manifest == mip_package.manifest_py(), hint

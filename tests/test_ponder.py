@@ -12,7 +12,7 @@ import pytest
 
 import harness
 
-from connectm import book7x6, deploy, fw
+from connectm import book7x6, build, fw
 
 TT = 32768
 RATE = 3400  # issue 19's emulated Pico with the table, nodes per (virtual) second
@@ -204,11 +204,11 @@ def test_a_poll_that_never_stops_changes_no_search(game: Any) -> None:
 
 def test_microbit_builds_have_no_pondering() -> None:
     for name in ("microbit", "microbit-v2"):
-        p = deploy.plan(deploy.BOARDS[name])
+        p = build.plan(build.BOARDS[name])
         assert "cmponder.py" not in [it.name for it in p.items]
         text = b"".join(it.data for it in p.items)
         assert b"ponder" not in text.lower() and b".poll" not in text
-    p = deploy.plan(deploy.BOARDS["pico-max7219"])
+    p = build.plan(build.BOARDS["pico-max7219"])
     assert "cmponder.py" in [it.name for it in p.items]
 
 

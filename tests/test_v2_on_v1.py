@@ -4,7 +4,7 @@ Both micro:bit firmwares are built at MicroPython's core feature level: they lac
 that CPython, MicroPython-WebAssembly and the unix port have (docs/firmware-features.md).
 The emulated v1 is the one real firmware in CI with that feature set, so the v2's code
 runs here too, scaled to the v1's heap: a small table, the v2's search renamed as the v1's
-build is (deploy.plan(..., scaled=...)). The v2's whole game does not fit a v1's heap
+build is (build.plan(..., scaled=...)). The v2's whole game does not fit a v1's heap
 (its boot stops with a MemoryError): its parts run one by one.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 import harness
-from connectm import deploy
+from connectm import build
 from connectm.minify import rename, strip_source
 
-V2 = deploy.BOARDS["microbit-v2"]
+V2 = build.BOARDS["microbit-v2"]
 FIRMWARES = ["microbit-v1", "microbit-v1.1.1"]
 
 
@@ -79,7 +79,7 @@ def test_table_on_every_interpreter(mpy: Any) -> None:
 
 # --- the v2's search with its table and hash keys -----------------------------------------
 
-SCALED = deploy.V1_SCALED
+SCALED = build.V1_SCALED
 LINE = [2, 2, 1, 3, 0]  # the positions searched: the empty board, then these moves (0-based)
 # one position's search from an empty table (cmgame.FRESH), under heap_lock
 SEARCH = ("gc.collect()\nsrch.tt.clear()\nmicropython.heap_lock()\nmv = srch.go(8, 1024)\n"
@@ -103,7 +103,7 @@ def test_v2_search_with_its_table(firmware: str, request: pytest.FixtureRequest)
     # The v2 build's search (table, hash keys: its store and cut) on the v1, under
     # heap_lock: the moves, scores, depths and node counts of the host's, and no
     # allocation per node. Step by step: each compiles into what the last left free.
-    plan = deploy.plan(V2, scaled=SCALED)
+    plan = build.plan(V2, scaled=SCALED)
     used = {"cmboard", "cmlines", "cmsearch", "cmtt"}
     files = {i.name: i.data for i in plan.items if i.source.stem in used}
     assert len(files) == len(used)
@@ -150,7 +150,7 @@ def test_v2_logo_and_sounds(firmware: str, request: pytest.FixtureRequest) -> No
     # volume set) and gives no key; its beeps and tunes play. The v1 has no logo and no
     # set_volume: the logo is an object with is_touched(), set_volume a function of a
     # module of the test's (the one line of the driver changed for the v1, below).
-    drv = next(i for i in deploy.plan(V2).items if i.source.stem == "drv_microbit")
+    drv = next(i for i in build.plan(V2).items if i.source.stem == "drv_microbit")
     src = drv.data.decode()
     v1_src = src.replace("from microbit import set_volume", "from _v2 import set_volume")
     assert v1_src.count("from _v2 import") == 1

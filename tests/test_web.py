@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import pytest
 
 import harness
-from connectm import cli, deploy, webpage
+from connectm import build, cli, webpage
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -195,7 +195,7 @@ def test_page_plays_the_v2s_moves_both_colours(site: str, browser: Any,
     page = Page(browser, site)
     page.wait_line("T ")
     table = page.table()
-    assert table == deploy.V2_TT
+    assert table == build.V2_TT
     assert page.data()["st"] == "0" and "Menu: level 1 of 5" in page.page.inner_text("#status")
     # the sounds, off at boot: the logo held for a second turns them on (a short 1760 Hz
     # beep) and drops nothing (the menu stays: B below moves the level)
@@ -288,10 +288,10 @@ def test_web_out_writes_the_static_site(tmp_path: Path, capsys: pytest.CaptureFi
         assert (site / f).is_file(), f
     for name in webpage.BOARDS:
         files = {p.name for p in (site / "boards" / name).iterdir()}
-        assert files == {i.name for i in deploy.plan(deploy.BOARDS[name]).items} | {"webmain.py"}
+        assert files == {i.name for i in build.plan(build.BOARDS[name]).items} | {"webmain.py"}
     # the v2's build as deploy writes it, and main.py stepped: its loop's sleep a yield
     v2 = site / "boards" / "microbit-v2"
-    plan = {i.name: i.data for i in deploy.plan(deploy.BOARDS["microbit-v2"]).items}
+    plan = {i.name: i.data for i in build.plan(build.BOARDS["microbit-v2"]).items}
     assert (v2 / "cmsearch.py").read_bytes() == plan["cmsearch.py"]
     step = (v2 / "webmain.py").read_text()
     assert "sleep_ms(20)" not in step and step.count("(yield)") == 2

@@ -334,7 +334,7 @@ class Microbit:
         command that arrives with bytes missing (the emulated UART drops some now and then:
         a SyntaxError in <stdin> for code that compiles here, so nothing ran) is sent
         again, twice at most."""
-        from connectm.deploy import garbled
+        from connectm.device import garbled
 
         for tries in (2, 1, 0):
             try:
@@ -381,7 +381,7 @@ class Microbit:
         digest = hashlib.sha1(data).hexdigest()
         if self.files.get(name) == digest:
             return False
-        from connectm.deploy import garbled
+        from connectm.device import garbled
 
         self._ensure()
         self.files.pop(name, None)

@@ -17,7 +17,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "host"), str(REPO / "tools")]
 
-from connectm import deploy, fw  # noqa: E402
+from connectm import build, fw  # noqa: E402
 
 def main() -> int:
     from emulator import DeviceError, Microbit, missing
@@ -26,7 +26,7 @@ def main() -> int:
     if why:
         print(why)
         return 2
-    plan = deploy.plan(deploy.BOARDS["microbit"])
+    plan = build.plan(build.BOARDS["microbit"])
     boot = next(i for i in plan.items if i.source.stem == "cmmain").data.decode()
     steps = [(c.split("\n")[0][:40], c) for c in fw.boot_chunks(boot)]
     with Microbit() as dev:

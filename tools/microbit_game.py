@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from emulator import DEFAULT_FIRMWARE, FIRMWARES, Microbit, missing  # noqa: E402
 
-from connectm import deploy  # noqa: E402
+from connectm import deploy, device  # noqa: E402
 
 B_LINE = re.compile(r"B (\d)x(\d) lv=\d+ you=(\d) moves=(\d*) turn=\d over=\d")
 
@@ -46,7 +46,7 @@ class Line:
     """The serial control line: write keys, read the game's lines."""
 
     def __init__(self, port: str) -> None:
-        self.t = deploy.open_port(port)
+        self.t = device.open_port(port)
         self.s = self.t.serial
         self.buf = b""
 

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host"), str(ROOT / "tools")]
 
-from connectm import deploy, fw  # noqa: E402
+from connectm import build, fw  # noqa: E402
 from connectm.minify import strip_source  # noqa: E402
 
 PROBE = ("import gc,micropython\nmicropython.opt_level(3)\ngc.collect()\na=gc.mem_free()\n"
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(why)
         dev = Microbit()
         dev.start()
-    plan = deploy.plan(deploy.BOARDS["microbit"])
+    plan = build.plan(build.BOARDS["microbit"])
     built = {i.source.stem: i.data.decode() for i in plan.items}
     # the build's module names (ROM names): a module measured alone drops its imports of them
     own = "|".join(sorted(plan.names.get(m, m) for m in built))

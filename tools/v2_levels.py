@@ -1,5 +1,5 @@
 """Nodes per computer move at each level, the micro:bit v1's build (no table) against the
-v2's (a table of deploy.V2_TT bytes, kept from move to move as in the game).
+v2's (a table of build.V2_TT bytes, kept from move to move as in the game).
 
     .venv/bin/python tools/v2_levels.py [GAMES]
 
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host")]
 
-from connectm import deploy, fw  # noqa: E402
+from connectm import build, fw  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -35,7 +35,7 @@ def main(argv: list[str]) -> int:
             b1 = cmboard.Board(5, 4, 4, 0)
             b2 = cmboard.Board(5, 4, 4, 1)
             s1 = cmsearch.Search(b1, 0, depth)
-            s2 = cmsearch.Search(b2, deploy.V2_TT, depth)
+            s2 = cmsearch.Search(b2, build.V2_TT, depth)
             while not b1.over():
                 seed = 1 + b1.n + game
                 c = s1.go(depth, 0, 0, seed)

@@ -99,21 +99,21 @@ def solver_means(limit: int) -> None:
 def device_speed(firmware: str) -> None:
     Microbit = emulator().Microbit
 
-    from connectm import deploy
+    from connectm import build
     from connectm.minify import rename
 
     # The engine as connectm deploy copies it to a micro:bit (stripped, tables fixed, names
     # renamed), with its frontier scoring (LEAVES), then as the game has it (without: the
     # whole game has no room for it).
     for leaves, what in ((True, "engine"), (False, "game build")):
-        build = deploy.plan(deploy.BOARDS["microbit"], leaves=leaves)
+        plan = build.plan(build.BOARDS["microbit"], leaves=leaves)
         with Microbit(icount=True, firmware=firmware) as mb:
-            for i in build.items:
+            for i in plan.items:
                 if i.source.name in ("cmsearch.py", "cmlines.py", "cmboard.py"):
                     mb.put(i.name, i.data)
             for depth in (4, 6, 8):
                 mb.soft_reset()
-                code = rename(DEVICE_CODE % depth, build.names)
+                code = rename(DEVICE_CODE % depth, plan.names)
                 nodes, ms, free = (int(x) for x in mb.exec(code, timeout=600).split())
                 print("micro:bit v1 %s (QEMU -icount shift=6), %s, 5x4 c4 depth %d: %d nodes "
                       "in %d virtual ms = %.0f nodes/s; %d B free" % (
@@ -140,17 +140,17 @@ UNIX_POSITIONS = [(5, 4, "", 10, 0), (7, 6, "", 9, 0), (7, 6, "4453", 9, 0),
 def unix_builds(where: Path) -> list[tuple[str, Path]]:
     """connectm deploy's Pico build for the unix port, written to folders: as source (a
     board without a compiler), as .mpy, and as .mpy with the native search."""
-    from connectm import deploy, unixport
+    from connectm import build, unixport
 
-    spec = deploy.BOARDS["pico-max7219"]
+    spec = build.BOARDS["pico-max7219"]
     info = unixport.device_info(where)
-    bytecode = deploy.DeviceInfo(info.platform, info.version, (info.mpy or 0) & 0x3FF,
+    bytecode = build.DeviceInfo(info.platform, info.version, (info.mpy or 0) & 0x3FF,
                                  info.uname, False)  # (no emitter: no native code)
     out = []
     for name, board in (("source", None), (".mpy", bytecode), (".mpy, native", info)):
         folder = where / name.replace(".", "").replace(", ", "-")
         folder.mkdir()
-        for item in deploy.plan(spec, board).items:
+        for item in build.plan(spec, board).items:
             (folder / item.name).write_bytes(item.data)
         out.append((name, folder))
     return out
@@ -159,7 +159,7 @@ def unix_builds(where: Path) -> list[tuple[str, Path]]:
 def unix_speed() -> None:
     import tempfile
 
-    from connectm import deploy, unixport
+    from connectm import build, unixport
 
     why = unixport.missing()
     if why:
@@ -178,14 +178,14 @@ def unix_speed() -> None:
                 print("%-22s %-14s %9d %8.1f %10.0f" % (
                     "%dx%d %s d%d%s" % (w, h, moves or "(empty)", depth, " tt" if tt else ""),
                     name, int(nodes), int(us) / 1000, int(nodes) * 1e6 / max(1, int(us))))
-        # the game's engine modules imported in a Pico's heap (deploy.heap_code)
+        # the game's engine modules imported in a Pico's heap (build.heap_code)
         # (the port keeps native code outside its heap: a board holds it in the heap, ~3 KB
         # more for cmsearch.go in armv7m code, the size of its .mpy)
         mods = ["cmsearch", "cmgame", "cmboard", "cmsave", "cmlines", "cmlevels", "cmtt", "cmhw"]
         print("heap (192 KB, as a Pico's): %s imported" % ", ".join(mods))
         for name, folder in builds:
             held, free, block = (int(x) for x in unixport.run(
-                deploy.heap_code(mods), folder, heap="192K").split())
+                build.heap_code(mods), folder, heap="192K").split())
             print("  %-14s holds %6d B; %6d B free, the largest block %6d B" % (
                 name, held, free, block))
 
@@ -216,21 +216,21 @@ def top_level_moves(firmware: str) -> None:
     searches most (connectm prove) and where the book answers, in the game's build."""
     Microbit = emulator().Microbit
 
-    from connectm import book, deploy, levels
+    from connectm import book, build, levels
     from connectm.minify import rename
 
     depth, nodes, _ = levels.levels()[-1]
     proof = book.prove(5, 4, 4, levels.count() - 1)
-    build = deploy.plan(deploy.BOARDS["microbit"])
+    plan = build.plan(build.BOARDS["microbit"])
     worst = 0
     with Microbit(icount=True, firmware=firmware) as mb:
-        for i in build.items:
+        for i in plan.items:
             if i.source.name in ("cmsearch.py", "cmlines.py", "cmboard.py", "cmsave.py") or \
-                    i.name == deploy.BOOK_NAME:
+                    i.name == build.BOOK_NAME:
                 mb.put(i.name, i.data)
         for moves in ("", proof.max_nodes_at):
             mb.soft_reset()
-            code = rename(TOP_MOVE_CODE % (depth, moves, depth, nodes), build.names)
+            code = rename(TOP_MOVE_CODE % (depth, moves, depth, nodes), plan.names)
             col, n, ms = (int(x) for x in mb.exec(code, timeout=600).split())
             worst = max(worst, ms)
             print("micro:bit v1 %s (QEMU -icount shift=6), game build, top level after %r: "

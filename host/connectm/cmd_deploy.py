@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from connectm import deploy as D
-from connectm.deploy import BOARD_CHOICES, deploy
+from connectm import device
+from connectm.build import BOARD_CHOICES, BOARDS
+from connectm.deploy import deploy
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,11 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.dry_run and args.port is None and args.board == "auto" and not D.list_ports():
+    if args.dry_run and args.port is None and args.board == "auto" and not device.list_ports():
         # Nothing to ask: show what each kind of board would get.
         print("dry run: no board found (give --port PORT or --board NAME); what each board "
               "kind would get:")
-        for name in D.BOARDS:
+        for name in BOARDS:
             print()
             print("--board %s:" % name)
             # (--board microbit alone lists the v1's build and the v2's, which comes next)

@@ -1,5 +1,5 @@
 """A micro:bit .hex with the game in it: MicroPython's firmware and, in its file system,
-the files ``connectm deploy`` copies to that board (``deploy.plan``). Drag it onto the
+the files ``connectm deploy`` copies to that board (``build.plan``). Drag it onto the
 MICROBIT drive and the board boots into the game: no Python, no serial tools.
 
 The hex and file-system code is the micro:bit ecosystem's own: Python ports of the
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from connectm import deploy
+from connectm import build, device
 
 # --board NAME: the deploy board, the micro:bit's version, the MicroPython firmware's
 # version in micropython-microbit-fs (named: a newer release of the library that ships a
@@ -28,7 +28,7 @@ CHOICES = [UNIVERSAL] + list(BOARDS)
 SAVES = 2 * 128
 
 
-class HexError(deploy.DeployError):
+class HexError(device.DeployError):
     """A hex that cannot be made, with a one-line message."""
 
 
@@ -44,7 +44,7 @@ class BoardHex:
 
 def game_files(board: str) -> dict[str, bytes]:
     """The files ``connectm deploy`` copies to this board, by device name, in its order."""
-    plan = deploy.plan(deploy.BOARDS[BOARDS[board][0]])
+    plan = build.plan(build.BOARDS[BOARDS[board][0]])
     return {i.name: i.data for i in plan.items}
 
 
@@ -67,8 +67,8 @@ def board_hex(board: str) -> BoardHex:
         raise HexError(
             "the %s build does not fit its file system: %d files take %s and the game's "
             "saves %s, the MicroPython %s hex has room for %s" % (
-                board, len(fs), deploy.human(used), deploy.human(SAVES), firmware,
-                deploy.human(room)))
+                board, len(fs), build.human(used), build.human(SAVES), firmware,
+                build.human(room)))
     try:
         text = mfs.add_files(base, fs)
     except mfs.FilesystemError as e:  # (the check above should have caught it)

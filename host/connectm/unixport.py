@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from connectm import deploy
+from connectm import build, device
 
 
 class UnixPortError(Exception):
@@ -60,9 +60,9 @@ def run(code: str, where: Path, heap: str = "8M", timeout: float = 120.0) -> str
     return out
 
 
-def device_info(where: Path) -> deploy.DeviceInfo:
-    """The port as connectm deploy's identification sees a board (deploy._IDENTIFY; the
+def device_info(where: Path) -> build.DeviceInfo:
+    """The port as connectm deploy's identification sees a board (device._IDENTIFY; the
     port's os has no uname())."""
-    code = deploy._IDENTIFY.replace("tuple(os.uname())", "('linux',)")
-    assert code != deploy._IDENTIFY
-    return deploy.identity(run(code, where).split("\n")[-2])
+    code = device._IDENTIFY.replace("tuple(os.uname())", "('linux',)")
+    assert code != device._IDENTIFY
+    return device.identity(run(code, where).split("\n")[-2])

@@ -6,7 +6,7 @@
   of the boards' hardware (hw/: microbit, music, machine, webhw, MicroPython modules);
 - MicroPython-WebAssembly (micropython.mjs and micropython.wasm, MIT), copied from the npm
   package the tests use (``make npm``): nothing is downloaded when the page runs;
-- for each board in BOARDS, the files ``connectm deploy`` copies to it (``deploy.plan``)
+- for each board in BOARDS, the files ``connectm deploy`` copies to it (``connectm.build.plan``)
   and webmain.py: that build's main.py as a generator, its game loop's ``sleep_ms(20)`` a
   ``yield``, so that the page's worker runs the loop a step at a time (a browser cannot
   sleep inside a running program) and feeds the buttons and the serial line in between.
@@ -24,7 +24,8 @@ import shutil
 from pathlib import Path
 from typing import Any, Callable
 
-from connectm import deploy, fw
+from connectm import build as builds
+from connectm import fw
 from connectm.minify import rename
 
 WEB = Path(__file__).resolve().parent / "web"
@@ -123,8 +124,8 @@ def firmware_value(module: str, name: str) -> Any:
 
 def board_files(name: str) -> tuple[dict[str, bytes], dict[str, object]]:
     """The board's files (deploy's plan and webmain.py) and its entry in boards.json."""
-    spec = deploy.BOARDS[name]
-    plan = deploy.plan(spec)
+    spec = builds.BOARDS[name]
+    plan = builds.plan(spec)
     files = {i.name: i.data for i in plan.items}
     files["webmain.py"] = (stepped_main(files["main.py"].decode()) +
                            rename(GAME_STATE, plan.names) + STEP).encode()

@@ -4,6 +4,8 @@
 # micro:bit: its 5x5 LEDs, a 5x4 board under a cursor row, no table. Else (e.g. a Raspberry
 # Pi Pico): an 8x8 MAX7219 or NeoPixel matrix, a 7x6 board, three GPIO buttons and a table
 # (cmpico; a micro:bit never compiles it).
+# An import circle with cmpico, kept: setup() imports cmpico on a board that is no
+# micro:bit, and cmpico reads the pins here: every pin stays in this one file.
 from micropython import const
 DISPLAY = 'neopixel'  # or 'neopixel'
 SPI_ID, SCK, MOSI, CS = 0, 18, 19, 17  # MAX7219
@@ -16,15 +18,16 @@ BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
 RESERVE = 24576
 # A board with a table (a Pico, a micro:bit v2) plays its top level to this depth and node
 # budget, not cmlevels': 10,240 nodes are ~3 s at an emulated Pico's ~3,400 nodes/s with its
-# table (README "Raspberry Pi Pico"). (On 5x4 the top level plays from the book: no search.)
+# table (docs/boards-and-memory.md, "Raspberry Pi Pico"). (On 5x4 the top level plays from
+# the book: no search.)
 TOP = (20, 10240)
 # and, on a board larger than 5x4 (a Pico's 7x6), levels 3 and 4 to these: cmlevels' budgets,
 # set for a micro:bit's 5x4, stop a 7x6 search at depth 3 or 4, where level 3 scored below
-# level 2 (README "Levels"). A v2's 5x4 keeps them: there level 4 at depth 12 would solve
+# level 2 (docs/levels.md). A v2's 5x4 keeps them: there level 4 at depth 12 would solve
 # the game from its 8th disc on and play as the top level does.
 WIDE = (6, 1024, 12, 4096)
 # The micro:bit's table: none on the v1 (no room); connectm deploy's v2 build sets the
-# bytes (deploy.V2_TT) for its 64 KB heap.
+# bytes (build.V2_TT) for its 64 KB heap.
 MB_TT = const(0)
 
 
