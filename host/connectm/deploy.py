@@ -19,8 +19,8 @@ from typing import Any, Callable
 from connectm import fw
 from connectm.build import ALIASES, BOARDS, Plan, heap_code, heap_modules, human, plan, print_plan
 from connectm.device import (
-    MAIN_TMP, Device, detect_board, enter_raw_repl, find_port, open_port, pico_display,
-    remember,
+    MAIN_TMP, Device, detect_board, enter_raw_repl, find_port, full_speed, open_port,
+    pico_display, remember,
 )
 from connectm.minify import rom_names
 
@@ -56,6 +56,8 @@ def deploy(
         # the copy, and does not run main.py again.
         enter_raw_repl(t, port, reset=True)
         info = dev.identify()
+        if not info.microbit:
+            full_speed(t)
         spec = detect_board(info, board)
         con.print("found %s on %s: %s" % (spec.title, port, info.describe()))
         if board == "auto" and not spec.fixed:
