@@ -12,8 +12,6 @@ import select
 from machine import Pin, SPI
 import cmhw as c
 
-SLACK = 8192  # bytes: the boards and the search's arrays, made before the table
-
 
 def setup():
     import drv_buttons
@@ -43,17 +41,21 @@ def setup():
 
 def table(free):
     # The transposition table's bytes from the free heap at boot: all but cmhw.RESERVE, in
-    # whole KB (cmtt takes any multiple of 8), and no more than the largest free block holds
-    # with SLACK beside it (the table is one block, made after the boards): sized from the
-    # free heap alone, MicroPython 1.28's table did not fit and shrank with an 'E low memory'
-    # line at every boot. A binary search of allocations, at boot only.
+    # whole KB (cmtt takes any multiple of 8), and no more than the largest free block
+    # holds, found by a binary search of allocations. The block is made here and kept for
+    # the table (cmtt.spare): made after the boot's last compiles, which leave bytecode
+    # amid the heap, MicroPython 1.28's table did not fit on an emulated RP2040 and shrank
+    # with an 'E low memory' line at every boot.
+    import cmtt
     lo = 0
     hi = max(0, free - c.RESERVE) // 1024
     while lo < hi:
         n = (lo + hi + 1) // 2
         try:
-            bytearray(n * 1024 + SLACK)
+            bytearray(n * 1024)
             lo = n
         except MemoryError:
             hi = n - 1
+    gc.collect()
+    cmtt.spare = bytearray(lo * 1024) if lo else None
     return lo * 1024

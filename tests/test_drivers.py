@@ -139,20 +139,22 @@ print(''.join(out))
 
 def test_pico_setup(mpy_wasm) -> None:
     # cmpico wires cmhw's choices: the MAX7219 on its SPI pins, three buttons, a 7x6 board
-    # and a table from the free heap (whole KB, cmhw.RESERVE left, a block that holds it and
-    # cmpico.SLACK: this port's heap grows in splits of ~128 MB); key() reads nothing while
-    # no button is down.
+    # and a table from the free heap (whole KB, cmhw.RESERVE left, a block that holds it,
+    # made at once and kept for the table: cmtt.spare); key() reads nothing while no button
+    # is down.
     code = """import gc
 import cmhw
 import cmpico
 gc.collect()
 free = gc.mem_free()
 d, key, w, h, tt = cmpico.setup()
-x = bytearray(tt + cmpico.SLACK)
-print(d.__name__, w, h, tt > 0, tt % 1024, tt + cmhw.RESERVE <= free, repr(key() or None))
+import cmtt
+print(d.__name__, w, h, tt > 0, tt % 1024, tt + cmhw.RESERVE <= free, len(cmtt.spare) == tt,
+      cmtt.TT(tt).t is not None and cmtt.spare is None, repr(key() or None))
 """
-    out = mpy_wasm.run(code, files=["cmhw", "cmpico", "drv_buttons", "drv_max7219"], fakes=True)
-    assert out.split() == ["drv_max7219", "7", "6", "True", "0", "True", "None"]
+    out = mpy_wasm.run(code, files=["cmhw", "cmpico", "cmtt", "drv_buttons", "drv_max7219"],
+                       fakes=True)
+    assert out.split() == ["drv_max7219", "7", "6", "True", "0", "True", "True", "True", "None"]
 
 
 @pytest.mark.parametrize("free, block, tt", [
@@ -160,14 +162,13 @@ print(d.__name__, w, h, tt > 0, tt % 1024, tt + cmhw.RESERVE <= free, repr(key()
     (0, 0, 0),
     # a heap whose largest free block is smaller than the free heap but RESERVE (MicroPython
     # 1.28 on an emulated RP2040: 241,536 B free, the table asked from it did not fit): the
-    # table the block holds with cmpico.SLACK (8 KB) beside it, in whole KB
-    (241536, 190000, (190000 - 8192) // 1024 * 1024), (241536, 8192 + 1023, 0),
-    (241536, 8192 + 1024, 1024)])
+    # table the block holds, in whole KB
+    (241536, 190000, 190000 // 1024 * 1024), (241536, 1023, 0), (241536, 1024, 1024)])
 def test_pico_table_from_the_free_heap(cpython, monkeypatch, free: int, block: int,
                                        tt: int) -> None:
     # A fake gc.mem_free() at boot, and a largest free block (0: any size) -> the table's
     # bytes returned by setup(): the free heap but cmhw.RESERVE (24 KB), in whole KB, none
-    # when the heap is that small, and no more than the block holds with SLACK. 191,872 B
+    # when the heap is that small, and no more than the block holds. 191,872 B
     # is what issue 19's emulated Pico reported in a game (with the old 32 KB table).
     import gc
     import os
@@ -182,7 +183,7 @@ def test_pico_table_from_the_free_heap(cpython, monkeypatch, free: int, block: i
                  "    return bytes(n)\ncmpico.bytearray = small\n" % block)
     code += "print(cmpico.setup()[4])"
     try:
-        out = cpython.run(code, files=["cmhw", "cmpico", "drv_buttons", "drv_max7219"],
+        out = cpython.run(code, files=["cmhw", "cmpico", "cmtt", "drv_buttons", "drv_max7219"],
                           fakes=True)
     finally:
         stdin.close()
