@@ -143,22 +143,23 @@ def test_move_prints_the_devices_columns(capsys: pytest.CaptureFixture[str],
 
 def test_move_below_the_book_is_the_levels_search(capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    # 7x6's book (connectm.book7x6) has neither position (4453: the device, first, did not
-    # play the book's 4 at ply 2; 44444455: ply 8, where level 3 stops reading it): level 3's
-    # move is cmsearch's at the level's depth and node budget
+    # Level 3 reads 7x6's book (connectm.book7x6) while fewer than 8 discs are down; here
+    # it answers from its search (cmsearch at the level's depth and node budget) both off
+    # the book (4453: the device, first, did not play the book's 4 at ply 2) and on it past
+    # its plies (44444451: ply 8, where the book's column, 3, is not the search's, 6)
     depth, nodes, plies = levels.levels()[2]
     assert not book.book_path(7, 6, 4).exists() and plies == 8
-    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3"], "4453\n44444455\n",
+    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3"], "4453\n44444451\n",
                          capsys, monkeypatch)
     assert rc == 0
+    monkeypatch.setattr(cmbook, "NAME", str(book.seek_path(7, 6, 4)))
     want = []
-    for moves in ("4453", "44444455"):
+    for moves, in_book in (("4453", 255), ("44444451", 2)):
         b = cmboard.Board(7, 6, 4)
         cmmoves.play_moves(b, moves)
-        monkeypatch.setattr(cmbook, "NAME", str(book.seek_path(7, 6, 4)))
-        assert cmbook.find(b) == 255 if b.n < plies else b.n == plies
+        assert (cmbook.find(b), b.n < plies) == (in_book, in_book == 255)
         want.append(str(cmsearch.Search(b, 0, depth).go(depth, nodes) + 1))
-    assert out.split() == want
+    assert want == ["3", "6"] and out.split() == want
 
 
 @pytest.mark.parametrize("level", ["3", "top"])
