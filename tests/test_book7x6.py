@@ -19,8 +19,18 @@ import cmmoves  # noqa: E402
 
 TOP = levels.count() - 1
 SCORED = 12  # plies in bitbully's own opening book: a score before them costs no search
-needs_bitbully = pytest.mark.skipif(not exact7x6.available(),
-                                    reason="bitbully (the test extra) is not installed")
+
+
+@pytest.fixture
+def bitbully() -> None:
+    """Skips (fails under CONNECTM_REQUIRE_EMULATORS=1) when bitbully is missing."""
+    from conftest import unavailable
+
+    if not exact7x6.available():
+        unavailable("bitbully (the test extra) is not installed")
+
+
+needs_bitbully = pytest.mark.usefixtures("bitbully")
 
 
 def key_of(moves: str) -> bytes:

