@@ -6,6 +6,10 @@
 returns its printed output (see tests/harness.py).  The emulator is shared by all
 tests of a module; each run starts with a soft reset.  Interpreters whose tools are
 missing skip, unless CONNECTM_REQUIRE_EMULATORS=1 (then they fail).
+
+Two tiers: tests marked ``@pytest.mark.extended`` run only with ``--extended`` (``make
+test-all``, CI), which also gives the fuzz and soak runs more cases; a plain run (``make
+test``) deselects them.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ PARAMS = ["cpython", "mpy-wasm", "mpy-unix", "microbit-v1", "microbit-v1.1.1"]
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--extended", action="store_true", default=False, help="run the extended (long) cases"
+        "--extended", action="store_true", default=False,
+        help="the extended tier too (make test-all, CI): the tests marked extended (a plain "
+        "run deselects them), and more cases in the fuzz and soak runs",
     )
     parser.addoption(
         "--icount", action="store_true", default=False,
@@ -38,6 +44,17 @@ def pytest_configure(config: pytest.Config) -> None:
     # test failed that test only, and the run went on).
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The two tiers: a plain run (make test) leaves out the long tests (whole-tree walks,
+    # full games on the emulated boards, book rebuilds); --extended (make test-all) runs all.
+    if config.getoption("extended"):
+        return
+    long = [item for item in items if item.get_closest_marker("extended")]
+    if long:
+        config.hook.pytest_deselected(items=long)
+        items[:] = [item for item in items if not item.get_closest_marker("extended")]
 
 
 @pytest.fixture(scope="session")
