@@ -79,7 +79,10 @@ def _microbit(request: pytest.FixtureRequest, firmware: str) -> Iterator[harness
     why = missing(firmware)
     if why:
         unavailable(why)
-    mb = harness.MicrobitV1(icount=request.config.getoption("icount"), firmware=firmware)
+    # -icount: the board's clock counts its instructions (virtual time, not the host's):
+    # --icount, or a module whose tests time the board (ICOUNT = True in it)
+    icount = request.config.getoption("icount") or getattr(request.module, "ICOUNT", False)
+    mb = harness.MicrobitV1(icount=icount, firmware=firmware)
     request.addfinalizer(mb.close)
     mb.start()
     yield mb
