@@ -100,8 +100,10 @@ def test_solve_max_seconds_gives_proven_bounds(monkeypatch: pytest.MonkeyPatch) 
 
 def test_solve_ctrl_c_prints_bounds_not_a_traceback() -> None:
     # The first progress line at the first poll (FIRST_REPORT 0, not a second of wall time):
-    # the solve is under way, and Ctrl-C reaches it there (it runs for minutes).
-    code = ("import sys\nfrom connectm import cli, cmd_solve\ncmd_solve.FIRST_REPORT = 0\n"
+    # the solve is under way, and Ctrl-C reaches it there (it runs for minutes). Ctrl-C as
+    # in a terminal: a run started in the background by a shell inherits SIGINT ignored.
+    code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from connectm import cli, cmd_solve\ncmd_solve.FIRST_REPORT = 0\n"
             "sys.exit(cli.main(['solve', '--moves', '4444']))")
     p = subprocess.Popen([sys.executable, "-c", code],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
