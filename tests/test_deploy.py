@@ -562,12 +562,14 @@ def test_redeploy_over_a_program_that_holds_the_heap(pts: str) -> None:
     t = connect(pts)
     try:
         out, err = t.exec_raw("f=open('main.py','w')\nf.write('x=bytearray(8700)\\n"
-                              "while 1:pass\\n')\nf.close()")
+                              "while 1:print(1)\\n')\nf.close()")
         assert not err, err
         t.exec_raw_no_follow("import microbit\nmicrobit.reset()")
+        # the board boots and main.py takes the heap, then prints 1s until it is stopped:
+        # wait for them (a line the emulated UART loses is one of many)
+        assert t.read_until(1, b"1\r\n1\r\n", timeout=120).endswith(b"1\r\n1\r\n")
     finally:
         t.close()
-    time.sleep(2)
     t = connect(pts, reset=False)
     try:
         out, err = t.exec_raw("print(1)\nx=bytearray(1500)")
