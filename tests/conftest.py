@@ -14,10 +14,12 @@ test``) deselects them.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
-from typing import Iterator
+from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -61,6 +63,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def extended(request: pytest.FixtureRequest) -> bool:
     """True when pytest runs with --extended."""
     return bool(request.config.getoption("extended"))
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def record(name: str) -> Any:
+    """tests/data/<name> (JSON): exact results a long (extended) test recomputes and
+    compares (check_record), which the plain tier's tests read instead of recomputing."""
+    return json.loads((DATA / name).read_text())
+
+
+def check_record(name: str, key: str, value: Any) -> None:
+    """The value (JSON data) an extended test recomputed is the one recorded under ``key``
+    in tests/data/<name>. CONNECTM_RECORD=1 writes it there instead: then commit the file,
+    saying why the results changed."""
+    path = DATA / name
+    if os.environ.get("CONNECTM_RECORD") == "1":
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data[key] = value
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        return
+    assert json.loads(json.dumps(value)) == record(name).get(key), (
+        "%s differs from its record in tests/data/%s (CONNECTM_RECORD=1 rewrites it): %s"
+        % (key, name, json.dumps(value)[:2000]))
 
 
 def require_emulators() -> bool:
