@@ -1,6 +1,7 @@
 """The Pico's 7x6 opening book (connectm.book7x6, firmware/7x6c4.bin) and its reader
 (cmbook): the file is the builder's, every device move it gives keeps the exact score, and
-cmbook finds the same columns on every interpreter a Pico's MicroPython stands for."""
+cmbook finds the same columns on every interpreter a Pico's MicroPython stands for. The walks
+of the top level's lines (minutes each) are in the extended tier (pytest --extended)."""
 
 from __future__ import annotations
 
@@ -87,6 +88,7 @@ def test_the_builder_makes_the_committed_file(tmp_path: Path,
         in capsys.readouterr().out
 
 
+@pytest.mark.extended
 @needs_bitbully
 def test_top_level_keeps_every_exact_score_in_the_book() -> None:
     # every human line against the top level as the device plays it (cmgame.cpu, its book
@@ -130,6 +132,7 @@ def lines_exact() -> exact7x6.Memo:
     return exact7x6.Memo()
 
 
+@pytest.mark.extended
 @needs_bitbully
 def test_perfect_lines_are_the_builders(lines_exact: exact7x6.Memo) -> None:
     # the builder's corrections on the perfect lines before LINES_TO (first and second:
@@ -143,6 +146,7 @@ def test_perfect_lines_are_the_builders(lines_exact: exact7x6.Memo) -> None:
     assert entries == before(file, LINES_TO)
 
 
+@pytest.mark.extended
 @needs_bitbully
 def test_top_level_keeps_every_exact_score_on_the_perfect_lines(
         lines_exact: exact7x6.Memo) -> None:
