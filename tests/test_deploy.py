@@ -400,6 +400,7 @@ def play(io: Serial, games: int,
     return results
 
 
+@pytest.mark.extended
 @ON_BOTH_FIRMWARES
 def test_games_over_serial(emu: Any, pts: str, extended: bool, record_property: Any) -> None:
     # Deploy, and main.py starts the game; whole games in a row through the serial line
@@ -456,6 +457,7 @@ def two_games(io: Serial) -> list[str]:
     return [ln for ln in io.lines[seen:] if ln.startswith(("B ", "R "))]
 
 
+@pytest.mark.extended
 @ON_BOTH_FIRMWARES
 def test_a_lost_line_is_put_back(emu: Any, pts: str) -> None:
     # The emulated UART loses a whole line now and then: the device idle in its main loop
@@ -484,6 +486,7 @@ def test_a_lost_line_is_put_back(emu: Any, pts: str) -> None:
     assert "B 5x4 lv=1 you=2 moves=2121212 turn=2 over=1" in b_lines[0], b_lines[0]
 
 
+@pytest.mark.extended
 def test_reset_resumes_the_game(emu: Any, pts: str) -> None:
     # A reset in the middle of a game (the QEMU monitor's system_reset, like the reset
     # button): the game resumes at the same move, and the LEDs show that position.
@@ -561,6 +564,7 @@ def chunks_before_main() -> int:
                if i.name != "main.py" and len(i.data) > deploy.MICROBIT_CHUNK)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("where", ["first file", "middle", "before main.py", "in main.py"])
 def test_interrupted_copy_then_rerun(pts: str, where: str) -> None:
     # main.py goes whole or not at all (test_main_py_goes_whole)
@@ -592,6 +596,7 @@ def test_packaging_lists_the_firmware() -> None:
     assert manifest == deploy.manifest_py(), hint
 
 
+@pytest.mark.extended
 def test_redeploy_over_a_program_that_holds_the_heap(pts: str) -> None:
     # A main.py that keeps nearly all of the heap (like a game too big for the board): after
     # Ctrl-C its globals stay, so the board has no memory left to answer; deploy frees it.
@@ -618,9 +623,11 @@ def test_redeploy_over_a_program_that_holds_the_heap(pts: str) -> None:
         assert files.get(name) == size, (name, files)
 
 
-# (levels 2 and 4 on Debian's firmware; the top level on both)
-@pytest.mark.parametrize("emu,level", [("1.0.1", 2), ("1.0.1", 4), ("1.0.1", 5), ("1.1.1", 5)],
-                         indirect=["emu"])
+# (levels 2 and 4 on Debian's firmware, in the extended tier; the top level on both)
+@pytest.mark.parametrize("emu,level", [
+    pytest.param("1.0.1", 2, marks=pytest.mark.extended),
+    pytest.param("1.0.1", 4, marks=pytest.mark.extended), ("1.0.1", 5), ("1.1.1", 5)],
+    indirect=["emu"])
 def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_property: Any,
                                      level: int) -> None:
     # A level on the emulated v1, book file and all, in whole games (the device second,
