@@ -725,6 +725,63 @@ def test_the_emulators_garbled_command_is_sent_again(monkeypatch: pytest.MonkeyP
 
 
 
+def test_the_emulators_command_that_never_started_is_sent_again() -> None:
+    # tools/emulator.py's transport: a command whose end mark (or the board's OK) was lost
+    # (CI's "could not exec command (response: b'')") is sent again from a fresh raw REPL
+    # prompt (Ctrl-C, Ctrl-A), SEND_TRIES times in all; it runs once (no QEMU: a board
+    # scripted as MicroPython 1.9's raw REPL)
+    from mpremote.transport import TransportError
+
+    from emulator import SEND_TRIES, _transport_class
+
+    class Board:
+        def __init__(self, lose: int) -> None:
+            self.lose = lose  # end marks to lose
+            self.out = b">"  # what the board printed, not read yet
+            self.line = b""  # the command received so far
+            self.ran: list[str] = []
+
+        def inWaiting(self) -> int:
+            return len(self.out)
+
+        def read(self, n: int = 1) -> bytes:
+            data, self.out = self.out[:n], self.out[n:]
+            return data
+
+        def write(self, data: bytes) -> None:
+            for c in data:
+                if c == 3:  # Ctrl-C: the line so far is dropped
+                    self.line = b""
+                elif c == 1:  # Ctrl-A: the raw REPL afresh
+                    self.line = b""
+                    self.out += b"raw REPL; CTRL-B to exit\r\n>"
+                elif c == 4 and self.lose:
+                    self.lose -= 1  # lost on the way: the board waits for more
+                elif c == 4:
+                    self.ran.append(self.line.decode())
+                    self.line = b""
+                    self.out += b"OKran\x04\x04>"
+                else:
+                    self.line += bytes([c])
+
+    def transport(board: Board) -> Any:
+        cls = _transport_class()
+        t = cls.__new__(cls)
+        t.serial, t.is_pty = board, False
+        return t
+
+    assert SEND_TRIES == 3
+    for lose in (0, 1, 2):
+        board = Board(lose)
+        t = transport(board)
+        assert t.exec_raw("print(1)") == (b"ran", b"")
+        assert board.ran == ["print(1)"] and t.resyncs == lose
+    board = Board(3)
+    with pytest.raises(TransportError, match="could not exec command"):
+        transport(board).exec_raw("print(1)")
+    assert board.ran == []
+
+
 def test_a_run_whose_names_arrived_garbled_runs_again(monkeypatch: pytest.MonkeyPatch) -> None:
     # A byte the emulated UART drops can leave valid Python (`s.move` renamed to `fmod.args`
     # arrived as `fmod.rgs`): harness.MicrobitV1.run runs the code again from a soft reset,
