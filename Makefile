@@ -1,8 +1,11 @@
 # make play: install connectm into .venv and play a game in the terminal
 # make web: serve the page that plays the firmware in a browser (connectm web)
-# make test: install the test tools (apt, npm, pip) when missing, then run pytest
+# make test: install the test tools (apt, npm, pip) when missing, then run pytest: the plain
+#   tier, every interpreter over the engine, the game and a deploy (the long tests marked
+#   extended are left out)
 #   make test PYTEST_ARGS="-k microbit"    # pass options to pytest
 #   make test PYTEST_JOBS=                 # one process (default: two workers, by file)
+# make test-all: every test (pytest --extended: the extended tier too; CI runs it)
 
 PYTHON ?= python3
 VENV := .venv
@@ -19,7 +22,7 @@ PYTEST_ARGS ?=
 PYTEST_JOBS ?= -n 2 --dist loadfile
 TEST_TIMEOUT ?=
 
-.PHONY: play web test venv venv-test apt npm clean
+.PHONY: play web test test-all venv venv-test apt npm clean
 
 play: $(VENV)/.installed
 	$(VENV)/bin/connectm play
@@ -29,6 +32,9 @@ web: $(VENV)/.installed npm
 
 test: $(VENV)/.installed-test apt npm
 	$(TEST_TIMEOUT) $(VENV)/bin/pytest $(PYTEST_JOBS) $(PYTEST_ARGS)
+
+test-all: $(VENV)/.installed-test apt npm
+	$(TEST_TIMEOUT) $(VENV)/bin/pytest $(PYTEST_JOBS) --extended $(PYTEST_ARGS)
 
 venv: $(VENV)/.installed
 venv-test: $(VENV)/.installed-test

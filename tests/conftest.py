@@ -6,14 +6,20 @@
 returns its printed output (see tests/harness.py).  The emulator is shared by all
 tests of a module; each run starts with a soft reset.  Interpreters whose tools are
 missing skip, unless CONNECTM_REQUIRE_EMULATORS=1 (then they fail).
+
+Two tiers: tests marked ``@pytest.mark.extended`` run only with ``--extended`` (``make
+test-all``, CI), which also gives the fuzz and soak runs more cases; a plain run (``make
+test``) deselects them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
-from typing import Iterator
+from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -24,7 +30,9 @@ PARAMS = ["cpython", "mpy-wasm", "mpy-unix", "microbit-v1", "microbit-v1.1.1"]
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--extended", action="store_true", default=False, help="run the extended (long) cases"
+        "--extended", action="store_true", default=False,
+        help="the extended tier too (make test-all, CI): the tests marked extended (a plain "
+        "run deselects them), and more cases in the fuzz and soak runs",
     )
     parser.addoption(
         "--icount", action="store_true", default=False,
@@ -40,10 +48,45 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The two tiers: a plain run (make test) leaves out the long tests (whole-tree walks,
+    # full games on the emulated boards, book rebuilds); --extended (make test-all) runs all.
+    if config.getoption("extended"):
+        return
+    long = [item for item in items if item.get_closest_marker("extended")]
+    if long:
+        config.hook.pytest_deselected(items=long)
+        items[:] = [item for item in items if not item.get_closest_marker("extended")]
+
+
 @pytest.fixture(scope="session")
 def extended(request: pytest.FixtureRequest) -> bool:
     """True when pytest runs with --extended."""
     return bool(request.config.getoption("extended"))
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def record(name: str) -> Any:
+    """tests/data/<name> (JSON): exact results a long (extended) test recomputes and
+    compares (check_record), which the plain tier's tests read instead of recomputing."""
+    return json.loads((DATA / name).read_text())
+
+
+def check_record(name: str, key: str, value: Any) -> None:
+    """The value (JSON data) an extended test recomputed is the one recorded under ``key``
+    in tests/data/<name>. CONNECTM_RECORD=1 writes it there instead: then commit the file,
+    saying why the results changed."""
+    path = DATA / name
+    if os.environ.get("CONNECTM_RECORD") == "1":
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data[key] = value
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        return
+    assert json.loads(json.dumps(value)) == record(name).get(key), (
+        "%s differs from its record in tests/data/%s (CONNECTM_RECORD=1 rewrites it): %s"
+        % (key, name, json.dumps(value)[:2000]))
 
 
 def require_emulators() -> bool:
@@ -62,7 +105,10 @@ def _microbit(request: pytest.FixtureRequest, firmware: str) -> Iterator[harness
     why = missing(firmware)
     if why:
         unavailable(why)
-    mb = harness.MicrobitV1(icount=request.config.getoption("icount"), firmware=firmware)
+    # -icount: the board's clock counts its instructions (virtual time, not the host's):
+    # --icount, or a module whose tests time the board (ICOUNT = True in it)
+    icount = request.config.getoption("icount") or getattr(request.module, "ICOUNT", False)
+    mb = harness.MicrobitV1(icount=icount, firmware=firmware)
     request.addfinalizer(mb.close)
     mb.start()
     yield mb

@@ -272,9 +272,10 @@ def is_microbit(name: str) -> bool:
     return name.startswith("microbit-v1")
 
 
-# MicroPython's "name 'x' isn't defined" and "... has no attribute 'x'", last in a traceback
-_NAMED = re.compile(r"^(?:NameError|AttributeError): .*?(?:name|attribute) '(\w+)'[^\n]*\n?\Z",
-                    re.M)
+# MicroPython's "name 'x' isn't defined", "... has no attribute 'x'" and "no module named
+# 'x'" (`import _cmrun` garbled), last in a traceback
+_NAMED = re.compile(r"^(?:NameError|AttributeError|ImportError): .*?(?:name|attribute|named) "
+                    r"'(\w+)'[^\n]*\n?\Z", re.M)
 
 
 def stray_name(tb: str, sources: Iterable[bytes]) -> str | None:

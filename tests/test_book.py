@@ -5,12 +5,16 @@ exact value on the micro:bit's 5x4 board: the v1's search, and the v2's with its
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import io
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from conftest import check_record, record
 from connectm import book, build, cli, fw, levels
 
 fw.load()
@@ -29,9 +33,38 @@ def table(request: pytest.FixtureRequest) -> int:
     return int(request.param)  # the search's table: none (a v1), a micro:bit v2's
 
 
+# The proof (`connectm prove`: every human line against the top level, a walk of minutes)
+# is recorded in tests/data/proofs.json with the book it was made with; the extended tier
+# walks it again and compares (test_the_proof_is_the_recorded_one), the plain tier reads it.
+PROOFS = "proofs.json"
+
+
+def proof_key(table: int) -> str:
+    return "5x4 top table=%d" % table
+
+
+def proved(table: int) -> dict[str, Any]:
+    """What the proof's record holds: the book's digest and the walk's figures."""
+    data = book.book_path(5, 4, 4, table).read_bytes()
+    p = book.prove(5, 4, 4, TOP, table=table)
+    figures = dataclasses.asdict(p)
+    del figures["seconds"]
+    return {"book_sha256": hashlib.sha256(data).hexdigest(), "proof": figures}
+
+
 @pytest.fixture(scope="module")
 def proof(table: int) -> book.Proof:
-    return book.prove(5, 4, 4, TOP, table=table)
+    """The recorded proof, of the book the project has for this search."""
+    rec = record(PROOFS)[proof_key(table)]
+    data = book.book_path(5, 4, 4, table).read_bytes()
+    assert rec["book_sha256"] == hashlib.sha256(data).hexdigest(), \
+        "the book changed since its proof was recorded: pytest --extended (CONNECTM_RECORD=1)"
+    return book.Proof(**rec["proof"])
+
+
+@pytest.mark.extended
+def test_the_proof_is_the_recorded_one(table: int) -> None:
+    check_record(PROOFS, proof_key(table), proved(table))
 
 
 def test_top_level_keeps_every_exact_value_on_5x4(proof: book.Proof, table: int) -> None:
@@ -69,10 +102,30 @@ def test_a_base_entry_that_drops_a_value_stops_the_build(tmp_path: Path) -> None
         book.build(5, 4, 4, TOP, tmp_path / "b.bk", base={book.key(b): 0})
 
 
+@pytest.mark.extended
 def test_without_the_book_the_top_level_drops_values(tmp_path: Path) -> None:
-    # the book is what makes the level perfect: its search alone drops exact values
+    # the book is what makes the level perfect: its search alone drops exact values (the
+    # positions recorded: test_without_its_book_the_top_level_drops_a_value plays them)
     p = book.prove(5, 4, 4, TOP, tmp_path / "none.bk")
     assert p.book_entries == 0 and len(p.drops) > 0
+    check_record(PROOFS, "5x4 top table=0 no book", {"drops": p.drops})
+
+
+def test_without_its_book_the_top_level_drops_a_value(tmp_path: Path) -> None:
+    # The first positions where the v1's top level, its book away, drops the exact value
+    # (the walk is recorded: test_without_the_book_the_top_level_drops_values): its search
+    # alone plays a column that scores less than the best. The first, 21, is on the book's
+    # lines (the later ones follow its drop): the book has a best column there.
+    drops = record(PROOFS)["5x4 top table=0 no book"]["drops"]
+    entries = book.decode(book.book_path(5, 4, 4).read_bytes())
+    assert len(drops) > 3 and drops[0] == "21"
+    for moves in drops[:3]:
+        p = book.Player(5, 4, 4, TOP, tmp_path / "none.bk")
+        cmmoves.play_moves(p.board, moves)
+        best = book.best_columns(p.board.order, book.Exact(p.board).scores())
+        assert p.move() not in best, moves
+        if moves == "21":
+            assert entries.get(book.key(p.board)) in best
 
 
 def test_every_book_entry_is_met(proof: book.Proof, table: int) -> None:
@@ -128,37 +181,42 @@ def run_cli(argv: list[str], stdin: str, capsys: pytest.CaptureFixture[str],
 
 def test_move_prints_the_devices_columns(capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    lines = ["", "3", "33", "2442241", "1212"]
+    # Lines of games against the top level on 5x4, the device first and second (its own
+    # moves in them): each column `connectm move` prints keeps the exact value (the
+    # solver's verdict: the level is perfect there), and they are the columns recorded
+    # when the test was written (the emulated device plays them: test_deploy's
+    # test_level_plays_the_hosts_moves)
+    lines = ["", "24", "244145", "3", "331", "3314225"]
     rc, out, err = run_cli(["move", "--size", "5x4", "--level", "top"], "\n".join(lines) + "\n",
                            capsys, monkeypatch)
     assert rc == 0 and err == ""
-    p = book.Player(5, 4, 4, TOP)
-    want = []
-    for moves in lines:
-        p.board.reset()
-        cmmoves.play_moves(p.board, moves)
-        want.append("%d" % (p.move() + 1))
-    assert out.split("\n") == want + [""]
+    assert out.split("\n") == ["2", "4", "3", "3", "4", "4", ""]
+    for moves, column in zip(lines, out.split()):
+        b = cmboard.Board(5, 4, 4)
+        cmmoves.play_moves(b, moves)
+        scores = book.Exact(b).scores()
+        assert scores[int(column) - 1] == max(scores.values()), (moves, column, scores)
 
 
 def test_move_below_the_book_is_the_levels_search(capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    # 7x6's book (connectm.book7x6) has neither position (4453: the device, first, did not
-    # play the book's 4 at ply 2; 44444455: ply 8, where level 3 stops reading it): level 3's
-    # move is cmsearch's at the level's depth and node budget
+    # Level 3 reads 7x6's book (connectm.book7x6) while fewer than 8 discs are down; here
+    # it answers from its search (cmsearch at the level's depth and node budget) both off
+    # the book (4453: the device, first, did not play the book's 4 at ply 2) and on it past
+    # its plies (44444451: ply 8, where the book's column, 3, is not the search's, 6)
     depth, nodes, plies = levels.levels()[2]
     assert not book.book_path(7, 6, 4).exists() and plies == 8
-    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3"], "4453\n44444455\n",
+    rc, out, _ = run_cli(["move", "--size", "7x6", "--level", "3"], "4453\n44444451\n",
                          capsys, monkeypatch)
     assert rc == 0
+    monkeypatch.setattr(cmbook, "NAME", str(book.seek_path(7, 6, 4)))
     want = []
-    for moves in ("4453", "44444455"):
+    for moves, in_book in (("4453", 255), ("44444451", 2)):
         b = cmboard.Board(7, 6, 4)
         cmmoves.play_moves(b, moves)
-        monkeypatch.setattr(cmbook, "NAME", str(book.seek_path(7, 6, 4)))
-        assert cmbook.find(b) == 255 if b.n < plies else b.n == plies
+        assert (cmbook.find(b), b.n < plies) == (in_book, in_book == 255)
         want.append(str(cmsearch.Search(b, 0, depth).go(depth, nodes) + 1))
-    assert out.split() == want
+    assert want == ["3", "6"] and out.split() == want
 
 
 @pytest.mark.parametrize("level", ["3", "top"])
@@ -203,8 +261,8 @@ def test_move_bad_line(stdin: str, where: str, capsys: pytest.CaptureFixture[str
 def test_prove_output(proof: book.Proof, table: int, capsys: pytest.CaptureFixture[str],
                       monkeypatch: pytest.MonkeyPatch) -> None:
     # The command prints the walk's figures and its exit status says whether the level held.
-    # The walk is the fixture's, not a second one (a minute or two each): the command must
-    # ask for the very walk the fixture made, the top level with this table.
+    # The walk is the recorded one (the fixture's), not a new one (a minute or two each):
+    # the command must ask for that very walk, the top level with this table.
     import json
 
     asked = []

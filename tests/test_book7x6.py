@@ -1,6 +1,7 @@
 """The Pico's 7x6 opening book (connectm.book7x6, firmware/7x6c4.bin) and its reader
 (cmbook): the file is the builder's, every device move it gives keeps the exact score, and
-cmbook finds the same columns on every interpreter a Pico's MicroPython stands for."""
+cmbook finds the same columns on every interpreter a Pico's MicroPython stands for. The walks
+of the top level's lines (minutes each) are in the extended tier (pytest --extended)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,22 @@ from connectm import book, book7x6, build, cli, exact7x6, fw, levels
 
 fw.load()
 import cmboard  # noqa: E402
-import cmbook  # noqa: E402
 import cmmoves  # noqa: E402
 
 TOP = levels.count() - 1
 SCORED = 12  # plies in bitbully's own opening book: a score before them costs no search
-needs_bitbully = pytest.mark.skipif(not exact7x6.available(),
-                                    reason="bitbully (the test extra) is not installed")
+
+
+@pytest.fixture
+def bitbully() -> None:
+    """Skips (fails under CONNECTM_REQUIRE_EMULATORS=1) when bitbully is missing."""
+    from conftest import unavailable
+
+    if not exact7x6.available():
+        unavailable("bitbully (the test extra) is not installed")
+
+
+needs_bitbully = pytest.mark.usefixtures("bitbully")
 
 
 def key_of(moves: str) -> bytes:
@@ -77,6 +87,7 @@ def test_the_builder_makes_the_committed_file(tmp_path: Path,
         in capsys.readouterr().out
 
 
+@pytest.mark.extended
 @needs_bitbully
 def test_top_level_keeps_every_exact_score_in_the_book() -> None:
     # every human line against the top level as the device plays it (cmgame.cpu, its book
@@ -120,6 +131,7 @@ def lines_exact() -> exact7x6.Memo:
     return exact7x6.Memo()
 
 
+@pytest.mark.extended
 @needs_bitbully
 def test_perfect_lines_are_the_builders(lines_exact: exact7x6.Memo) -> None:
     # the builder's corrections on the perfect lines before LINES_TO (first and second:
@@ -133,6 +145,7 @@ def test_perfect_lines_are_the_builders(lines_exact: exact7x6.Memo) -> None:
     assert entries == before(file, LINES_TO)
 
 
+@pytest.mark.extended
 @needs_bitbully
 def test_top_level_keeps_every_exact_score_on_the_perfect_lines(
         lines_exact: exact7x6.Memo) -> None:
@@ -220,7 +233,16 @@ def test_only_a_pico_gets_the_book() -> None:
         assert ("cmbook.py" in names) == (not spec.fixed), name
     pico = build.plan(build.BOARDS["pico-max7219"])
     data = next(i.data for i in pico.items if i.name == "book.bin")
-    assert data == book7x6.path().read_bytes() and cmbook.NAME == "book.bin"
+    # the name cmbook reads on a board: its default in the firmware's file (a game on the
+    # host, fw.boot, points this process's cmbook at the host's book file)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("cmbook_fresh",
+                                                  fw.firmware_dir() / "cmbook.py")
+    assert spec is not None and spec.loader is not None
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    assert data == book7x6.path().read_bytes() and fresh.NAME == "book.bin"
 
 
 def test_move_reads_the_book(capsys: pytest.CaptureFixture[str],

@@ -69,21 +69,43 @@ def test_solve_file_json_reports_a_failure(tmp_path: Path,
     assert out["failures"][0]["moves"] == "1121" and out["failures"][0]["got"] != 5
 
 
+class Clock:
+    """Virtual time for connectm solve: each reading is 1/8 s after the one before (the
+    solver reads it once every cmd_solve.CHECK_NODES nodes), whatever the machine's speed."""
+
+    def __init__(self) -> None:
+        self.readings = 0
+
+    def perf_counter(self) -> float:
+        self.readings += 1
+        return self.readings / 8
+
+
 def test_solve_max_seconds_gives_proven_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     from connectm import cmd_solve
 
-    monkeypatch.setattr(cmd_solve, "FIRST_REPORT", 0.0)  # a progress line at every poll
+    clock = Clock()
+    monkeypatch.setattr(cmd_solve, "time", clock)
+    monkeypatch.setattr(cmd_solve, "FIRST_REPORT", 0.0)  # a progress line at the first poll
     lines: list[str] = []
     out = cmd_solve.solve("7x6", 4, "", 1 << 16, True, 0.5, lines.append)
-    # The empty 7x6 board is a first-player win (score 1): never proven in half a second.
-    assert out["score"] is None and out["stopped"] == "max-seconds"
-    assert out["lo"] <= 1 <= out["hi"] and out["nodes"] >= cmd_solve.CHECK_NODES
-    assert lines and re.fullmatch(r"solve: \d+ nodes, score in -?\d+\.\.-?\d+, [\d.]+ s",
-                                  lines[0])
+    # The empty 7x6 board is a first-player win (score 1), not proven in 80,000 nodes: the
+    # start, then 4 polls (0.5 s of the clock), then the end's reading
+    assert clock.readings == 6 and out["nodes"] == 4 * cmd_solve.CHECK_NODES
+    assert out == {"score": None, "lo": -21, "hi": 21, "nodes": 80000, "ms": 625.0,
+                   "stopped": "max-seconds"}
+    # one progress line: the next is due a second after it
+    assert lines == ["solve: 20000 nodes, score in -21..21, 0.1 s"]
 
 
 def test_solve_ctrl_c_prints_bounds_not_a_traceback() -> None:
-    p = subprocess.Popen([sys.executable, "-m", "connectm.cli", "solve", "--moves", "4444"],
+    # The first progress line at the first poll (FIRST_REPORT 0, not a second of wall time):
+    # the solve is under way, and Ctrl-C reaches it there (it runs for minutes). Ctrl-C as
+    # in a terminal: a run started in the background by a shell inherits SIGINT ignored.
+    code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from connectm import cli, cmd_solve\ncmd_solve.FIRST_REPORT = 0\n"
+            "sys.exit(cli.main(['solve', '--moves', '4444']))")
+    p = subprocess.Popen([sys.executable, "-c", code],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert p.stderr is not None

@@ -50,6 +50,16 @@ OFF_DEVICE = ["cpython", "mpy-wasm", "mpy-unix"]
 @pytest.mark.parametrize("interp", OFF_DEVICE)
 @pytest.mark.parametrize("phase", [0, 256])
 def test_max7219_and_neopixel(interp: str, phase: int, request: pytest.FixtureRequest) -> None:
+    # Each driver's picture against the game's moves (printed by the game itself): the
+    # human's discs bright (red on the NeoPixels, lit on the MAX7219), the computer's dim
+    # (yellow; on the MAX7219, which has no dim pixels, lit in one blink phase), the rest
+    # off; the computer's reply is level 1's, as the host computes it.
+    from connectm import book
+
+    host = book.Player(7, 6, 4, 0)  # level 1 on 7x6, no table (cmhw's 0 in boot_code)
+    for c in "443":
+        host.board.play(int(c) - 1)
+    reply = host.move() + 1
     mpy = request.getfixturevalue(interp.replace("-", "_"))
     code = SETUP + """
 d.ticks_ms = lambda: PHASE
@@ -57,6 +67,7 @@ cmgame.t = 0
 d.show()
 w = spi.writes
 print('INIT:' + ' '.join(['%%d,%%d' % (b[0], b[1]) for b in w[:5]]))
+print('MOVES:' + ''.join([str(cmgame.b.hist[i] + 1) for i in range(cmgame.b.n)]))
 rows = {}
 for b in w[-8:]:
     rows[b[0]] = b[1]
@@ -71,24 +82,20 @@ for y in range(8):
     # decode mode 0, scan limit 7, intensity, shutdown off, display test off (any order)
     init = dict(tuple(map(int, p.split(","))) for p in got["INIT"][0].split())
     assert init == {15: 0, 9: 0, 11: 7, 10: 4, 12: 1}
-    b = cmgame_board = "443"  # noqa: F841 - the position in the comment above
-    expect = ["." * 8 for _ in range(8)]
-
-    def put(x: int, y: int) -> None:
-        expect[y] = expect[y][:x] + "#" + expect[y][x + 1:]
-
-    put(3, 6)
-    put(2, 6)
-    # the computer's reply (4th move) is not known here: find it from the NeoPixel picture
-    neo = [row.split() for row in got["NEO"]]
-    dim = [(x, y) for y in range(8) for x in range(8) if neo[y][x] == "24/16/0"]
-    bright = {(x, y) for y in range(8) for x in range(8) if neo[y][x] == "40/0/0"}
-    assert (3, 5) in dim and len(dim) == 2  # the computer's two discs, yellow
-    assert bright == {(3, 6), (2, 6)}  # the human's two discs, red; the cursor is off
-    if phase:
-        for x, y in dim:
-            put(x, y)  # dim pixels are on in this blink phase
-    assert got["MAX"] == expect, b
+    moves = got["MOVES"][0]
+    assert moves == "443%d" % reply  # the saved moves, then the computer's reply
+    human, cpu = set(), set()
+    heights = [0] * 7
+    for i, ch in enumerate(moves):  # the cursor is row 0: board row r is y = 6 - r
+        x = int(ch) - 1
+        (cpu if i % 2 else human).add((x, 6 - heights[x]))
+        heights[x] += 1
+    neo = [["40/0/0" if (x, y) in human else "24/16/0" if (x, y) in cpu else "0/0/0"
+            for x in range(8)] for y in range(8)]
+    lit = human | cpu if phase else human  # the dim pixels are on in this blink phase
+    assert [row.split() for row in got["NEO"]] == neo
+    assert got["MAX"] == ["".join("#" if (x, y) in lit else "." for x in range(8))
+                          for y in range(8)]
 
 
 @pytest.mark.parametrize("interp", OFF_DEVICE)
@@ -232,6 +239,11 @@ print(cmgame.b.w, cmgame.b.h, cmgame.st, cmgame.sv is cmsave.save, key is drv_mi
     assert out[-1] == "5 4 0 True True"
 
 
+# The emulated micro:bits of this module run on virtual time (QEMU's -icount: ticks_ms
+# counts instructions), so the timings below are the board's, whatever the host's load.
+ICOUNT = True
+
+
 @pytest.mark.parametrize("board", ["microbit_v1", "microbit_v1_1_1"])
 def test_microbit_text_scrolls_in_the_background(board: str,
                                                  request: pytest.FixtureRequest) -> None:
@@ -257,6 +269,9 @@ sleep(600)
 print(t, a, s, lit())
 """
     mb = request.getfixturevalue(board)
+    assert mb.device.icount == 6  # virtual time
     ms, scrolling, stop, after = (int(x) for x in mb.run(code, files=["drv_microbit"]).split())
-    assert ms <= 500 and scrolling > 0 and stop <= 100 and after == 9, (ms, scrolling, stop,
+    print("text() took %d ms, %d lit while it scrolls, text('') %d ms, then %d lit"
+          % (ms, scrolling, stop, after))
+    assert ms <= 50 and scrolling > 0 and stop <= 50 and after == 9, (ms, scrolling, stop,
                                                                          after)

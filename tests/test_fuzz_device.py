@@ -1,7 +1,7 @@
 """The deployed game on the emulated micro:bit v1 (tools/emulator.py) under a seeded stream of
 random serial bytes (Ctrl-A..Ctrl-E left out: the REPL's own): 3,000 bytes, 4,000 with
---extended (CI runs --extended within its 20 minutes; ~1 minute of wall time per 1,000
-bytes). The emulated UART drops bytes when flooded, so the bytes go in chunks, each
+--extended (~1 minute of wall time per 1,000 bytes; the whole module is in the extended tier,
+which CI runs). The emulated UART drops bytes when flooded, so the bytes go in chunks, each
 followed by ``?``, and the next chunk waits for the device's ``M`` answers: paced by the
 device, not by wall time (the waits have generous outer caps only).
 
@@ -22,6 +22,8 @@ import pytest
 from connectm import cli
 from test_deploy import Serial, emu, pts, wait_boot  # noqa: F401  (fixtures)
 from test_fuzz_game import B_LINE, REPL_KEYS, check_b_lines
+
+pytestmark = pytest.mark.extended  # a fuzz run on the emulated board: minutes
 
 CHUNK = 16  # random bytes between two `?`: well inside the UART's receive buffer
 CAP = 600  # s: the outer cap of one wait for the device (a search takes seconds at most)

@@ -4,11 +4,14 @@ against the perfect player, and `connectm tournament --levels --share`."""
 from __future__ import annotations
 
 import csv
+import hashlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from connectm import build, cli, levels
+from conftest import check_record, record
+from connectm import book, build, cli, levels
 from connectm import keeping as K
 
 
@@ -38,15 +41,40 @@ def test_no_sample_within_nodes() -> None:
         K.sample(7, 6, 4, 1, 1, from_ply=16, max_nodes=1)
 
 
+# The levels' exact chances against the perfect player (a walk of the game tree: ~30 s a
+# board) are recorded in tests/data/levels.json with the levels and the book they were
+# computed for; the extended tier computes them again and compares.
+RECORD = "levels.json"
+
+
+def against_perfect(table: int) -> dict[str, Any]:
+    """The record: the levels (depth, nodes, book plies), the book's digest, and each
+    level's (win, draw, loss) chances moving first and second."""
+    return {"levels": list(levels.on_board(table, 5, 4)),
+            "book_sha256": hashlib.sha256(book.book_path(5, 4, 4, table).read_bytes())
+            .hexdigest(),
+            "chances": [[list(K.against_perfect(5, 4, 4, lv, device, table))
+                         for device in (1, 2)] for lv in range(levels.count())]}
+
+
+@pytest.mark.extended
+@pytest.mark.parametrize("table", [0, build.V2_TT], ids=["v1", "v2-table"])
+def test_the_chances_are_the_recorded_ones(table: int) -> None:
+    check_record(RECORD, "5x4 table=%d" % table, against_perfect(table))
+
+
 @pytest.mark.parametrize("table", [0, build.V2_TT], ids=["v1", "v2-table"])
 def test_5x4_levels_rise_strictly_against_perfect(table: int) -> None:
     # Exact chances (no sampling): each level draws more often with the perfect player, as
     # first and second player together, than the level below; the top level always draws.
     # On a micro:bit v1 and on a v2 (its table, its book: docs/books-and-proof.md).
+    # The chances are the record's, made with these levels and this book.
+    rec = record(RECORD)["5x4 table=%d" % table]
+    assert rec["levels"] == list(levels.on_board(table, 5, 4))
+    assert rec["book_sha256"] == hashlib.sha256(
+        book.book_path(5, 4, 4, table).read_bytes()).hexdigest()
     points = []
-    for lv in range(levels.count()):
-        first = K.against_perfect(5, 4, 4, lv, 1, table)
-        second = K.against_perfect(5, 4, 4, lv, 2, table)
+    for first, second in rec["chances"]:
         assert first[0] == second[0] == 0.0  # 5x4 is a draw: nobody beats perfect play
         points.append((first[1] + second[1]) / 2)
     assert points[-1] == 1.0

@@ -111,13 +111,25 @@ def test_the_computers_winning_line_is_shown(layout: str) -> None:
 
 
 def test_win_shows_text_and_the_line(capsys: pytest.CaptureFixture[str]) -> None:
-    # against random play, dropping in column 1 every move wins or the game goes on;
-    # play until the game ends and check the end screen
+    # Against random play (seeded by the moves: the same game every run) the human fills
+    # columns 1 to 5 in turn and wins: the end screen says so, the serial line and the
+    # text give the result (W, a first win), and the human's four in a row blink (#), the
+    # only cells that do.
+    keys = "d" + "1111122222333334444455555"
     assert cli.main(["play", "--board", "microbit", "--opponent", "random",
-                     "--keys", "d" + "1111122222333334444455555"]) == 0
+                     "--keys", keys]) == 0
     out = capsys.readouterr().out
-    assert "game over" in out and "text: " in out
-    assert "(#)" in out and any("#" in "".join(f) for f in frames(out))
+    game = simulator.run_script(keys, simulator.LAYOUTS["microbit"], opponent="random",
+                                out=io.StringIO())
+    assert game.b.over() == game.hp == 1  # the human won
+    assert "game over: you win (#)" in out and "you lose" not in out
+    assert re.findall(r"^R .*$", out, re.M) == ["R W 1-0-0"]
+    assert "text: W 1-0-0  (you won; this level so far: 1 won, 0 lost, 0 drawn)" in out
+    last = frames(out)[-1]
+    cells = [(game.b.h - i % game.b.h, i // game.b.h) for i in game.line]  # (y, x)
+    assert len(cells) == 4 and all(game.b.cells[i] == 1 for i in game.line)
+    assert sorted((y, x) for y, row in enumerate(last) for x, g in enumerate(row)
+                  if g == "#") == sorted(cells)
 
 
 def test_bad_opponent_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,3 +26,15 @@ def test_mypy_host() -> None:
 def test_mypy_firmware() -> None:
     p = run([sys.executable, "tools/mypy_firmware.py"])
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_a_plain_run_leaves_out_the_extended_tier() -> None:
+    # conftest's hook: a test marked extended (here test_book's book rebuilds) is deselected
+    # unless pytest runs with --extended (make test-all)
+    cmd = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+           "-p", "no:xdist", "tests/test_book.py"]
+    plain, every = run(cmd).stdout, run(cmd + ["--extended"]).stdout
+    assert "test_book_build_is_reproducible" not in plain, plain
+    assert "deselected" in plain.splitlines()[-1], plain
+    assert "tests/test_book.py::test_book_build_is_reproducible[0]" in every, every
+    assert "deselected" not in every.splitlines()[-1], every

@@ -59,12 +59,41 @@ def test_bad_file_skipped_with_a_message(save: Any, tmp_path: Path, bad: str,
     assert capsys.readouterr().out == "E bad file cm0.sav\n"
 
 
-SAVE_LOOP = """import cmsave
+# The board saves in a loop; its file operations (cmsave's open, the file's write and close:
+# names in cmsave's globals come before the builtins) stop the board at one step of one save
+# (N: which save, STEP: where), where it spins, saying so, until the host resets it: the
+# reset lands at that step, whatever the host's speed. The text goes in two writes, so a
+# reset can land half-way through it.
+SAVE_STEPS = """import cmsave
+from utime import sleep_ms
 cmsave.load()
-for i in range(1, 1000):
-    cmsave.save('T%d %%d ' %% i + 'x' * 60)
+real = open
+def stop(step):
+    if i == N and step == STEP:
+        while 1:
+            print('at', step)
+            sleep_ms(50)
+class F:
+    def __init__(s, f):
+        s.f = f
+    def write(s, t):
+        s.f.write(t[:len(t) // 2])
+        stop('half')
+        s.f.write(t[len(t) // 2:])
+        stop('written')
+    def close(s):
+        s.f.close()
+        stop('closed')
+def opened(name, mode):
+    f = real(name, mode)
+    stop('opened')
+    return F(f)
+cmsave.open = opened
+for i in range(1, 9):
+    cmsave.save('TRIAL ' + str(i) + ' ' + 'x' * 60)
     print('ack', i)
 """
+STEPS = ["opened", "half", "written", "closed"]
 
 
 def acks(text: str) -> list[int]:
@@ -81,18 +110,19 @@ def damaged(out: str) -> bool:
     return out.count("\x04") == 2 and bool(frames) and frames[-1] == "<stdin>"
 
 
-def start_loop(dev: Any, code: str, record: Any) -> str:
-    """Send the save loop and read until it has acknowledged two saves; a loop that arrived
-    damaged is sent again (twice at most, counted in the test's properties), as
-    deploy's writes are."""
+def start_loop(dev: Any, code: str, step: str, record: Any) -> str:
+    """Send the save loop and read until the board stops at ``step`` (its `at` line); a
+    loop that arrived damaged is sent again (twice at most, counted in the test's
+    properties), as deploy's writes are."""
     serial = dev.transport.serial
     for tries in (2, 1, 0):
         dev.transport.exec_raw_no_follow(code)
         out = ""
-        deadline = time.monotonic() + 300  # an outer cap: the loop's acks are the event
-        while len(acks(out)) < 2 and out.count("\x04") < 2 and time.monotonic() < deadline:
+        deadline = time.monotonic() + 300  # an outer cap: the `at` line is the event
+        while "at %s\r\n" % step not in out and out.count("\x04") < 2 and \
+                time.monotonic() < deadline:
             out += serial.read(max(1, serial.in_waiting)).decode(errors="replace")
-        if len(acks(out)) >= 2 or not tries or not damaged(out):
+        if "at %s\r\n" % step in out or not tries or not damaged(out):
             return out
         record("loops_resent", 3 - tries)
         dev.soft_reset()
@@ -101,32 +131,43 @@ def start_loop(dev: Any, code: str, record: Any) -> str:
 
 def test_save_survives_reset_mid_write(microbit_v1: harness.MicrobitV1,
                                        record_property: Any) -> None:
-    """Power loss: the QEMU monitor's system_reset while the board saves in a loop, so that
-    the reset lands at a different point of a save each time (opening, writing, closing).
-    After the reboot the newest readable save is the last one the board acknowledged, or a
-    later one that finished while its acknowledgement was still in the UART: never an older
-    one, never another run's, never garbage."""
+    """Power loss: the QEMU monitor's system_reset while the board saves, at each step of a
+    save (the file opened, so emptied; half the text written; all of it, not closed; closed)
+    of its 2nd and 3rd saves (cm0.sav, then cm1.sav). After the reboot the newest readable
+    save is the last finished one: while a write was under way the save before it, with
+    one line for the spoilt file (every reset that hit a write is counted: 4 at least, the
+    opened and half steps); never an older one, never another trial's, never garbage."""
     dev = microbit_v1.device
     dev.soft_reset()
     dev.put("cmsave.py", strip_source((fw.firmware_dir() / "cmsave.py").read_text()))
     dev.exec("import os\nfor f in os.listdir():\n    if f.endswith('.sav') or f == 'main.py':"
              "\n        os.remove(f)\n")
     results = []
-    for trial in range(16):
+    hit = 0  # resets that hit a write: the file being written spoilt, and said so
+    for trial, (n, step) in enumerate((n, step) for n in (2, 3) for step in STEPS):
         dev.soft_reset()
-        out = start_loop(dev, SAVE_LOOP % trial, record_property)
-        assert len(acks(out)) >= 2, "the save loop did not run: %r" % out
-        serial = dev.transport.serial
-        end = time.monotonic() + 0.0037 * trial  # a different moment of the loop each time
-        while time.monotonic() < end:  # reading on: a full pty would drop acks
-            out += serial.read(max(1, serial.in_waiting)).decode(errors="replace")
+        code = SAVE_STEPS.replace("N and", "%d and" % n).replace("STEP:", "%r:" % step)
+        out = start_loop(dev, code.replace("TRIAL", "T%d" % trial), step, record_property)
+        assert "at %s\r\n" % step in out, "the save loop did not stop at %s: %r" % (step, out)
+        assert acks(out) == list(range(1, n)), out  # the saves before the n-th, acknowledged
         out += dev.reset()  # and what the board printed until the reset
-        last = acks(out)[-1]
         loaded = dev.exec("import cmsave\nprint(repr(cmsave.load()))").strip().splitlines()
         text = eval(loaded[-1])
         assert text is not None and text.startswith("T%d " % trial), loaded
         got = int(text.split()[1])
         assert text == "T%d %d " % (trial, got) + "x" * 60
-        assert last <= got <= last + 2, (last, got, loaded)
-        results.append((last, got, loaded[:-1]))
-    print("acknowledged, restored, messages:", results)
+        spoilt = loaded[:-1]
+        results.append((step, n, got, spoilt))
+        # (the file written goes cm0.sav, cm1.sav by turns, counted on from the last trial)
+        bad = spoilt in (["E bad file cm0.sav"], ["E bad file cm1.sav"])
+        if step in ("opened", "half"):  # a reset inside the write
+            assert got == n - 1 and bad, results[-1]
+        elif step == "written":  # all written, not closed: either, said so if spoilt
+            assert (got == n and not spoilt) or (got == n - 1 and bad), results[-1]
+        else:  # closed: the save is whole
+            assert got == n and not spoilt, results[-1]
+        hit += bad
+    print("step, save, restored, messages:", results)
+    print("resets that hit a write:", hit)
+    record_property("resets_hitting_a_write", hit)
+    assert hit >= 4

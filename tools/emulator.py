@@ -117,15 +117,38 @@ def missing(firmware: str = DEFAULT_FIRMWARE) -> str | None:
     return None
 
 
+# A raw REPL command whose prompt or "OK" never came (a byte of the prompt, of the command's
+# end mark or of the answer lost on the emulated UART; the board ran nothing, or was
+# interrupted) is sent again after a return to a fresh raw REPL prompt, this many times in
+# all: the CI failure "could not exec command (response: b'')".
+SEND_TRIES = 3
+
+
 def _transport_class() -> Any:
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
 
     class SlowSerialTransport(SerialTransport):  # type: ignore[misc]
-        """Writes raw REPL commands in small pieces (the emulated UART drops bytes)."""
+        """Writes raw REPL commands in small pieces (the emulated UART drops bytes), and
+        sends a command again when the board did not take it (SEND_TRIES)."""
+
+        resyncs = 0  # commands sent again, in all
 
         def exec_raw_no_follow(self, command: str | bytes) -> None:
             data = command if isinstance(command, bytes) else command.encode()
+            for tries in range(SEND_TRIES - 1, -1, -1):
+                try:
+                    self._send(data)
+                    return
+                except TransportError:
+                    if not tries:
+                        raise
+                # Ctrl-C (stops what runs, empties a half-received command), Ctrl-A: the
+                # raw REPL's banner, then its prompt, which _send waits for
+                self.resyncs += 1
+                self.enter_raw_repl(soft_reset=False)
+
+        def _send(self, data: bytes) -> None:
             prompt = self.read_until(1, b">")
             if not prompt.endswith(b">"):
                 raise TransportError("could not enter raw repl")
