@@ -899,6 +899,26 @@ def test_a_garbled_command_is_sent_again() -> None:
         device.Device(T(0, 3), "p")._write_chunks(build.Item("a.py", b"x", REPO), 48, "w", None)
 
 
+def test_a_short_file_is_written_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A chunk that lost a byte on the way and still ran leaves the file short: deploy writes
+    # it again (twice at most), then says so in one line
+    sizes: list[int] = []
+    writes: list[str] = []
+    monkeypatch.setattr(device.Device, "_write_chunks",
+                        lambda dev, item, *a: writes.append(item.name))
+    monkeypatch.setattr(device.Device, "size", lambda dev, name: sizes.pop(0))
+    dev = device.Device(object(), "p")
+    item = build.Item("a.py", b"x" * 99, REPO)
+    sizes[:] = [98, 99]
+    dev.write(item)
+    assert writes == ["a.py", "a.py"] and sizes == []
+    sizes[:] = [98, 98, 98, 99]
+    writes.clear()
+    with pytest.raises(device.DeployError, match="^verify failed for a.py: the board has 98 "):
+        dev.write(item)
+    assert writes == ["a.py"] * 3 and sizes == [99]
+
+
 def test_a_garbled_reset_is_sent_again() -> None:
     # The micro:bit's reset command, which deploy does not follow to its end (the board goes
     # away), prints a mark first: a command that lost bytes answers an error instead and

@@ -31,6 +31,10 @@ class DeployError(ValueError):
     """A deploy problem with a one-line message for the user."""
 
 
+class ShortFile(DeployError):
+    """A file whose size on the board is not the size sent."""
+
+
 # -- ports and connection ----------------------------------------------------------------
 def list_ports() -> list[Any]:
     """Serial ports that look like USB boards (mpremote's rule: a VID and PID), known
@@ -204,6 +208,17 @@ class Device:
                 self.exec("_rm(%r)" % n, "removing " + n)
 
     def write(self, item: Item, progress: Callable[[int, int], None] | None = None) -> None:
+        """Write the file and check its size on the board; a file that arrived short (a
+        byte of a chunk lost on the way: a busy emulated micro:bit's UART) is written again,
+        twice at most, before deploy gives up."""
+        for tries in (2, 1, 0):
+            try:
+                return self._write(item, progress)
+            except ShortFile:
+                if not tries:
+                    raise
+
+    def _write(self, item: Item, progress: Callable[[int, int], None] | None) -> None:
         chunk = MICROBIT_CHUNK if self.info is None or self.info.microbit else CHUNK
         what = "the copy of " + item.name
         if len(item.data) <= chunk:
@@ -225,7 +240,7 @@ class Device:
             self._write_chunks(item, chunk, what, progress)
         size = self.size(item.name)
         if size != len(item.data):
-            raise DeployError(
+            raise ShortFile(
                 "verify failed for %s: the board has %d bytes, %d were sent (run deploy again)"
                 % (item.name, size, len(item.data))
             )
