@@ -41,21 +41,5 @@ def setup():
 
 def table(free):
     # The transposition table's bytes from the free heap at boot: all but cmhw.RESERVE, in
-    # whole KB (cmtt takes any multiple of 8), and no more than the largest free block
-    # holds, found by a binary search of allocations. The block is made here and kept for
-    # the table (cmtt.spare): made after the boot's last compiles, which leave bytecode
-    # amid the heap, MicroPython 1.28's table did not fit on an emulated RP2040 and shrank
-    # with an 'E low memory' line at every boot.
-    import cmtt
-    lo = 0
-    hi = max(0, free - c.RESERVE) // 1024
-    while lo < hi:
-        n = (lo + hi + 1) // 2
-        try:
-            bytearray(n * 1024)
-            lo = n
-        except MemoryError:
-            hi = n - 1
-    gc.collect()
-    cmtt.spare = bytearray(lo * 1024) if lo else None
-    return lo * 1024
+    # whole KB (cmtt takes any multiple of 8). 191,872 B free: 166,912 B.
+    return max(0, free - c.RESERVE) // 1024 * 1024

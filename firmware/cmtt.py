@@ -10,27 +10,12 @@ LOWER = const(2)
 UPPER = const(3)
 BIAS = const(1 << 23)
 NO_SCORE = const(1 << 29)  # outside every score
-# A board that sizes its table from its heap (cmpico) makes the table's block before the
-# boot's last compiles break the heap up, and keeps it here for the TT of its size; 0 in both
-# micro:bit builds (connectm deploy), whose table's size is fixed.
-SPARE = const(1)
-spare = None
-if SPARE:
-    def take(n):
-        # the spare block if it has n bytes (once), else None
-        global spare
-        t = spare
-        spare = None
-        return t if t is not None and len(t) == n else None
 
 
 class TT:
     def __init__(self, nbytes=0):
         self.n = nbytes // 8
-        t = None
-        if SPARE:
-            t = take(self.n * 8)
-        self.t = t or bytearray(self.n * 8)
+        self.t = bytearray(self.n * 8)
         self.col = 255
 
     def find(self, h1, h2):

@@ -255,9 +255,9 @@ NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK|FRESH) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
 NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD) ?= ?const\(1\)")
 MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
-# Pondering (cmponder), the binary book (cmsave's SEEK: cmbook) and the table's spare block
-# (cmtt's SPARE): off in both micro:bit builds, and their blocks dropped (unswitched).
-NO_PONDER = re.compile(r"(?m)^(PONDER|SEEK|SPARE) ?= ?const\(1\)")
+# Pondering (cmponder) and the binary book (cmsave's SEEK: cmbook): off in both micro:bit
+# builds, and their blocks dropped (unswitched).
+NO_PONDER = re.compile(r"(?m)^(PONDER|SEEK) ?= ?const\(1\)")
 
 
 def switches(text: str, v2: bool = False, leaves: bool | None = None,
@@ -387,7 +387,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
             continue
         if board.strip:
             text = src.read_text()
-            for name in ("PONDER", "SEEK", "SPARE"):
+            for name in ("PONDER", "SEEK"):
                 text = unswitched(text, name)
             if not board.v2:  # (no table on a v1: cmgame's FRESH blocks go too)
                 text = unswitched(text, "FRESH")
