@@ -710,6 +710,14 @@ def test_the_emulators_garbled_command_is_sent_again(monkeypatch: pytest.MonkeyP
     with pytest.raises(DeviceError):
         run(1, "print(1)", "Traceback (most recent call last):\nNameError: ")
     assert len(sent) == 1
+    # a byte lost from a name of the code left valid Python: a NameError in <stdin> for a
+    # word the code does not hold is sent again; for one the code holds, raised at once
+    stray = 'Traceback (most recent call last):\n  File "<stdin>", line 9, in <module>\n'
+    assert run(1, "s=0\nprint(s)", stray + "NameError: name 'e' is not defined") == "ok"
+    assert len(sent) == 2
+    with pytest.raises(DeviceError):
+        run(1, "print(s)", stray + "NameError: name 's' is not defined")
+    assert len(sent) == 1
 
 
 
