@@ -343,11 +343,7 @@ class MicrobitV1:
         if len(code) > self.INLINE_MAX:
             wanted["_cmrun.py"] = code.encode()
             code = "import _cmrun\n"
-        dev.soft_reset()
-        uploaded = self._upload(wanted)
-        if dev.verify(wanted):  # a file went missing or changed size: upload again
-            uploaded = self._upload(wanted) or uploaded
-        if uploaded:
+        if self._load(wanted):
             dev.soft_reset()
         sources = [code.encode(), *wanted.values()]
         for again in (True, False):
@@ -369,10 +365,7 @@ class MicrobitV1:
         from emulator import DeviceError
 
         dev = self.device
-        dev.soft_reset()
-        uploaded = self._upload(files)
-        if dev.verify(files):
-            uploaded = self._upload(files) or uploaded
+        self._load(files)
         dev.soft_reset()
         out = []
         for step in steps:
@@ -381,6 +374,16 @@ class MicrobitV1:
             except DeviceError as e:
                 raise RunError(self.name, e.traceback, e.output) from None
         return out
+
+    def _load(self, wanted: dict[str, bytes]) -> bool:
+        """From a soft reset, the files on the board as wanted, checked (a file that went
+        missing or changed size is uploaded again); whether any was written."""
+        dev = self.device
+        dev.soft_reset()
+        uploaded = self._upload(wanted)
+        if dev.verify(wanted):
+            uploaded = self._upload(wanted) or uploaded
+        return uploaded
 
     def _upload(self, wanted: dict[str, bytes]) -> bool:
         from emulator import DeviceError

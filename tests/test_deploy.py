@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import pytest
 
@@ -256,6 +256,16 @@ class Serial:
 
 
 B_LINE = r"B 5x4 lv=(\d) you=(\d) moves=(\d*) turn=(\d) over=(\d)"
+
+
+def assert_hosts_moves(host: Any, played: str, plies: Iterable[int]) -> None:
+    """Each move of ``played`` (1-based column digits) at these plies is the host player's
+    for the position before it."""
+    for i in plies:
+        host.board.reset()
+        for c in played[:i]:
+            host.board.play(int(c) - 1)
+        assert host.move() + 1 == int(played[i]), (played[:i], played[i])
 
 
 def human_turn(io: Serial, sent: str, level: int = 1) -> re.Match[str]:
@@ -657,12 +667,8 @@ def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_
                 assert m.group(1) == str(level), m[0]
                 played = m.group(3)
                 # each device move in the new moves, against the host's for that position
-                for i in range(len(moves), len(played)):
-                    if i % 2 != you - 1:
-                        host.board.reset()
-                        for c in played[:i]:
-                            host.board.play(int(c) - 1)
-                        assert host.move() + 1 == int(played[i]), (played[:i], played[i])
+                assert_hosts_moves(host, played, [i for i in range(len(moves), len(played))
+                                                  if i % 2 != you - 1])
                 moves = played
                 if m.group(5) != "0":
                     if level == top:

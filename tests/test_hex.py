@@ -20,7 +20,7 @@ from harness import REPO
 from connectm import book, build, cli, device, hexfile
 
 # the game's serial line (docs/serial.md), as the deploy tests drive it
-from test_deploy import B_LINE, Serial, human_turn, start_game
+from test_deploy import B_LINE, Serial, assert_hosts_moves, human_turn, start_game
 
 
 @pytest.fixture(scope="module")
@@ -181,11 +181,7 @@ def test_v1_hex_boots_and_plays(hexes: dict[str, Path], request: pytest.FixtureR
             m = human_turn(io, moves + str(col + 1), 1)
             assert re.fullmatch(B_LINE, m[0]) and m.group(1) == "1" and m.group(2) == "1"
             played = m.group(3)
-            for i in range(len(moves) + 1, len(played)):  # the board's reply
-                host.board.reset()
-                for c in played[:i]:
-                    host.board.play(int(c) - 1)
-                assert host.move() + 1 == int(played[i]), (played[:i], played[i])
+            assert_hosts_moves(host, played, range(len(moves) + 1, len(played)))  # its reply
             moves = played
             if m.group(5) != "0":
                 break
