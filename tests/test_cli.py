@@ -45,6 +45,26 @@ def test_value_error_is_one_line(
     assert capsys.readouterr().err == "connectm: error: bad board size 99x1\n"
 
 
+def test_a_failed_emulator_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # connectm bench --device on an emulated board that stops answering (the emulator's
+    # EmulatorError, a RuntimeError): one line and status 1, not a traceback
+    from connectm import benchmark
+
+    emulator = benchmark.emulator()
+
+    def start(self: object) -> None:
+        raise emulator.EmulatorError("QEMU did not report its serial pty (exit status 1)")
+
+    monkeypatch.setattr(emulator.Microbit, "start", start)
+    monkeypatch.setattr(benchmark, "search_speed", lambda: None)  # (the host's part first)
+    monkeypatch.setattr(benchmark, "solver_means", lambda limit: None)
+    assert cli.main(["bench", "--device"]) == 1
+    err = capsys.readouterr().err
+    assert err == "connectm: error: QEMU did not report its serial pty (exit status 1)\n"
+
+
 # ---- connectm solve: --file --json, progress, --max-seconds, Ctrl-C ------------------------
 
 DATA = Path(__file__).resolve().parent / "data"

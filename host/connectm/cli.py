@@ -68,6 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         print("connectm: error: out of memory (a smaller --tt?)", file=sys.stderr)
         return 2
+    except (RuntimeError, OSError) as e:
+        # a board or an emulator that failed (tools/emulator.py's EmulatorError and
+        # DeviceError are RuntimeErrors), a file or a port: one line, not a traceback
+        print("connectm: error: %s" % " ".join(str(e).split())[:400], file=sys.stderr)
+        return 1
     return int(status or 0)
 
 
