@@ -196,7 +196,10 @@ def test_emulator_upload_writes_a_short_file_again() -> None:
 
     class Transport:
         def __init__(self, faults: list[str]) -> None:
-            self.faults, self.files, self.writes = faults, {}, 0
+            self.faults, self.files, self.writes, self.slowed = faults, {}, 0, 0
+
+        def slower(self) -> None:  # (the pace of the writes after a garbled one)
+            self.slowed += 1
 
         def fs_writefile(self, name: str, data: bytes, chunk_size: int) -> None:
             assert chunk_size == emulator.CHUNK
@@ -231,7 +234,7 @@ def test_emulator_upload_writes_a_short_file_again() -> None:
 
     data = bytes(range(200))
     mb, t = board(["short", "garbled"])
-    assert mb.put("a.py", data) and t.files["a.py"] == data and t.writes == 3
+    assert mb.put("a.py", data) and t.files["a.py"] == data and t.writes == 3 and t.slowed == 1
     assert not mb.put("a.py", data)  # the same content: not sent again
     mb, t = board(["changed"])
     assert mb.put("a.py", data) and t.files["a.py"] == data and t.writes == 2

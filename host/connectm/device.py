@@ -164,11 +164,20 @@ class Device:
     def exec(self, code: str, what: str) -> str:
         from mpremote.transport import TransportError
 
-        for _ in range(3):
+        for tries in (2, 1, 0):
             try:
                 out, err = self.t.exec_raw(code, timeout=20)
             except (TransportError, OSError) as e:
-                raise self.lost(what, e) from None
+                if not (tries and str(e).startswith("could not exec command")):
+                    raise self.lost(what, e) from None
+                # the board's OK never came (a byte of the command's end or of the OK lost:
+                # seen on a busy emulated micro:bit): from a fresh raw REPL prompt (Ctrl-C,
+                # Ctrl-A) it goes again; a write that ran twice shows in the verify
+                try:
+                    self.t.enter_raw_repl(soft_reset=False)
+                except (TransportError, OSError) as e2:
+                    raise self.lost(what, e2) from None
+                continue
             if not garbled(err):
                 break
             # (the command lost bytes on the way, a busy board or emulator: it did not
