@@ -213,7 +213,6 @@ class Microbit:
         self.transport: Any = None
         self.files: dict[str, str] = {}  # name -> sha1 of content uploaded this session
         self.restarts = 0
-        self.resends = 0  # commands exec sent again
         self._tmpdir: str | None = None
         self._log: list[str] = []
         _live.add(self)
@@ -390,7 +389,6 @@ class Microbit:
                 if not tries or not _compiles(code) or not (
                         garbled(e.traceback) or _stray(e.traceback, code)):
                     raise
-            self.resends += 1
             if self.transport is not None:
                 self.transport.slower()
         raise AssertionError("not reached")
