@@ -890,7 +890,7 @@ def test_a_boot_out_of_memory_gets_one_reset(monkeypatch: pytest.MonkeyPatch,
 def test_a_garbled_command_is_sent_again() -> None:
     # A busy board (or emulator) drops bytes of a command: the board answers SyntaxError in
     # <stdin> and ran nothing; deploy sends the command (or the file) again, twice at most
-    from mpremote.transport import TransportError, TransportExecError
+    from mpremote.transport import TransportExecError
 
     garble = b'Traceback (most recent call last):\r\n  File "<stdin>", line 2\r\nSyntaxError: '
 
@@ -899,21 +899,13 @@ def test_a_garbled_command_is_sent_again() -> None:
             self.fails = fails  # commands garbled
             self.wfails = wfails  # file writes garbled
             self.sent: list[str] = []
-            self.lose_ok = 0  # the board's OKs lost
 
         def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
             self.sent.append(code)
             if self.fails:
                 self.fails -= 1
                 return b"", garble
-            if self.lose_ok:
-                self.lose_ok -= 1
-                raise TransportError("could not exec command (response: b'')")
             return b"ok", b""
-
-        def enter_raw_repl(self, soft_reset: bool = True) -> None:
-            assert not soft_reset
-            self.sent.append("Ctrl-C Ctrl-A")
 
         def fs_writefile(self, name: str, data: bytes, chunk_size: int = 0,
                          progress_callback: Any = None) -> None:
@@ -926,22 +918,43 @@ def test_a_garbled_command_is_sent_again() -> None:
     assert device.Device(t, "p").exec("print(1)", "x") == "ok" and len(t.sent) == 3
     with pytest.raises(device.DeployError, match="SyntaxError"):
         device.Device(T(3), "p").exec("print(1)", "x")
-    # the board's OK lost (CI: "could not exec command (response: b'')" during a deploy
-    # beside another emulator): sent again from a fresh raw REPL prompt, twice at most
-    for lost in (1, 2):
-        t = T(0)
-        t.lose_ok = lost
-        assert device.Device(t, "p").exec("print(1)", "x") == "ok"
-        assert t.sent == ["print(1)", "Ctrl-C Ctrl-A"] * lost + ["print(1)"]
-    t = T(0)
-    t.lose_ok = 3
-    with pytest.raises(device.DeployError, match="board lost during x"):
-        device.Device(t, "p").exec("print(1)", "x")
     t = T(0, 2)
     device.Device(t, "p")._write_chunks(build.Item("a.py", b"x" * 99, REPO), 48, "w", None)
     assert [c[:5] for c in t.sent] == ["write", "try:\n", "write", "try:\n", "write"]
     with pytest.raises(device.DeployError, match="board lost"):
         device.Device(T(0, 3), "p")._write_chunks(build.Item("a.py", b"x", REPO), 48, "w", None)
+
+
+def test_an_unanswered_command_is_sent_again() -> None:
+    # The board's OK lost (CI: "could not exec command (response: b'')" during a deploy
+    # beside another emulator, in a command and in a file's chunk): every command on the
+    # port deploy opens goes again from a fresh raw REPL prompt, twice at most
+    from mpremote.transport import TransportError
+
+    class T:
+        def __init__(self, lose: int) -> None:
+            self.lose, self.sent = lose, []  # OKs to lose, what happened
+
+        def exec_raw_no_follow(self, command: str) -> None:
+            self.sent.append(command)
+            if self.lose:
+                self.lose -= 1
+                raise TransportError("could not exec command (response: b'')")
+
+        def enter_raw_repl(self, soft_reset: bool = True) -> None:
+            assert not soft_reset
+            self.sent.append("Ctrl-C Ctrl-A")
+
+    for lost in (0, 1, 2):
+        t = T(lost)
+        device.resend_unanswered(t)
+        t.exec_raw_no_follow("print(1)")
+        assert t.sent == ["print(1)", "Ctrl-C Ctrl-A"] * lost + ["print(1)"]
+    t = T(3)
+    device.resend_unanswered(t)
+    with pytest.raises(TransportError, match="could not exec command"):
+        t.exec_raw_no_follow("print(1)")
+    assert t.sent == ["print(1)", "Ctrl-C Ctrl-A"] * 2 + ["print(1)"]
 
 
 def test_a_short_file_is_written_again(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -63,7 +63,29 @@ def open_port(port: str) -> Any:
         ) from None
     t.use_raw_paste = False  # MicroPython 1.9 (micro:bit) has no raw-paste mode
     throttle(t)
+    resend_unanswered(t)
     return t
+
+
+def resend_unanswered(t: Any, tries: int = 3) -> None:
+    """A command whose OK never came from the board (a byte of its end or of the OK lost:
+    seen on a busy emulated micro:bit) goes again from a fresh raw REPL prompt (Ctrl-C,
+    Ctrl-A), ``tries`` times in all: every command, Device.exec's and fs_writefile's
+    chunks alike (a chunk written twice shows in the verify)."""
+    from mpremote.transport import TransportError
+
+    send = t.exec_raw_no_follow
+
+    def exec_raw_no_follow(command: Any) -> None:
+        for left in range(tries - 1, -1, -1):
+            try:
+                return send(command)
+            except TransportError as e:
+                if not left or not str(e).startswith("could not exec command"):
+                    raise
+            t.enter_raw_repl(soft_reset=False)
+
+    t.exec_raw_no_follow = exec_raw_no_follow
 
 
 def throttle(t: Any, size: int = 32, pause: float = 0.004) -> None:
@@ -164,20 +186,11 @@ class Device:
     def exec(self, code: str, what: str) -> str:
         from mpremote.transport import TransportError
 
-        for tries in (2, 1, 0):
+        for _ in range(3):
             try:
                 out, err = self.t.exec_raw(code, timeout=20)
             except (TransportError, OSError) as e:
-                if not (tries and str(e).startswith("could not exec command")):
-                    raise self.lost(what, e) from None
-                # the board's OK never came (a byte of the command's end or of the OK lost:
-                # seen on a busy emulated micro:bit): from a fresh raw REPL prompt (Ctrl-C,
-                # Ctrl-A) it goes again; a write that ran twice shows in the verify
-                try:
-                    self.t.enter_raw_repl(soft_reset=False)
-                except (TransportError, OSError) as e2:
-                    raise self.lost(what, e2) from None
-                continue
+                raise self.lost(what, e) from None
             if not garbled(err):
                 break
             # (the command lost bytes on the way, a busy board or emulator: it did not
