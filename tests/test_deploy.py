@@ -686,7 +686,21 @@ def test_level_plays_the_hosts_moves(emu: Any, pts: str, extended: bool, record_
         io.close()
 
 
-class PastingBoard:
+class ScriptedSerial:
+    """A serial port to a board scripted in Python: what the board printed waits in
+    ``out`` until read; subclasses answer writes."""
+
+    out = b""
+
+    def inWaiting(self) -> int:
+        return len(self.out)
+
+    def read(self, n: int = 1) -> bytes:
+        data, self.out = self.out[:n], self.out[n:]
+        return data
+
+
+class PastingBoard(ScriptedSerial):
     """MicroPython 1.9's REPL as tools/emulator.py's transport meets it over a serial line:
     the raw REPL (its commands answered OK and run: none prints), Ctrl-B to the friendly
     one, Ctrl-E to its paste mode, which echoes every byte, Ctrl-C to cancel a paste, Ctrl-D
@@ -700,13 +714,6 @@ class PastingBoard:
         self.damage = damage or (lambda k, c: c)
         self.mode, self.out, self.line, self.pasted = "raw", self.RAW, b"", 0
         self.ran: list[str] = []
-
-    def inWaiting(self) -> int:
-        return len(self.out)
-
-    def read(self, n: int = 1) -> bytes:
-        data, self.out = self.out[:n], self.out[n:]
-        return data
 
     def write(self, data: bytes) -> None:
         for c in data:
@@ -844,19 +851,12 @@ def test_the_emulators_command_that_never_started_is_sent_again() -> None:
 
     from emulator import SEND_TRIES, _transport_class
 
-    class Board:
+    class Board(ScriptedSerial):
         def __init__(self, lose: int) -> None:
             self.lose = lose  # end marks to lose
-            self.out = b">"  # what the board printed, not read yet
+            self.out = b">"  # the raw REPL's prompt
             self.line = b""  # the command received so far
             self.ran: list[str] = []
-
-        def inWaiting(self) -> int:
-            return len(self.out)
-
-        def read(self, n: int = 1) -> bytes:
-            data, self.out = self.out[:n], self.out[n:]
-            return data
 
         def write(self, data: bytes) -> None:
             for c in data:
