@@ -45,17 +45,19 @@ def test_value_error_is_one_line(
     assert capsys.readouterr().err == "connectm: error: bad board size 99x1\n"
 
 
+@pytest.mark.parametrize("error", ["EmulatorError", "Damaged"])
 def test_a_failed_emulator_is_one_line(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    error: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # connectm bench --device on an emulated board that stops answering (the emulator's
-    # EmulatorError, a RuntimeError): one line and status 1, not a traceback
+    # EmulatorError, a RuntimeError, or its Damaged: a prompt that never came): one line and
+    # status 1, not a traceback
     from connectm import benchmark
 
     emulator = benchmark.emulator()
 
     def start(self: object) -> None:
-        raise emulator.EmulatorError("QEMU did not report its serial pty (exit status 1)")
+        raise getattr(emulator, error)("QEMU did not report its serial pty (exit status 1)")
 
     monkeypatch.setattr(emulator.Microbit, "start", start)
     monkeypatch.setattr(benchmark, "search_speed", lambda: None)  # (the host's part first)

@@ -113,8 +113,9 @@ def quiet(code: bytes) -> bytes:
     return b"\n".join(lines)
 
 
-class Damaged(Exception):
-    """What the board echoed (or did not) is not what was sent: nothing ran."""
+class Damaged(EmulatorError):
+    """What the board echoed (or did not) is not what was sent: nothing ran. (An
+    EmulatorError: a soft reset whose prompt never came is one line from connectm.)"""
 
 
 def split_output(text: str) -> tuple[str, str]:
