@@ -89,7 +89,16 @@ class Page:
         self.load_ms = self.page.evaluate("window.connectm.loadMs")
 
     def wait(self, js: str, arg: Any = None) -> None:
-        self.page.wait_for_function(js, arg=arg, timeout=WAIT_MS)
+        try:
+            self.page.wait_for_function(js, arg=arg, timeout=WAIT_MS)
+        except Exception as e:
+            if "Timeout" not in type(e).__name__:
+                raise
+            # what the page showed when the wait gave up (CI once waited out a cursor move)
+            raise AssertionError("%d s waiting for %s (%r): the page's data %r, its errors %r,"
+                                 " its last lines %r" % (WAIT_MS // 1000, js, arg, self.data(),
+                                                         self.errors, self.lines()[-6:])
+                                 ) from None
 
     def lines(self) -> list[str]:
         return self.page.evaluate("window.connectm.lines.map(l => l.text)")
