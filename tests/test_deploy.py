@@ -758,6 +758,7 @@ def test_the_emulators_code_is_checked_before_it_runs(monkeypatch: pytest.Monkey
     # board's echo is the code; a byte lost or changed on the way (here one that leaves
     # valid Python: 4453 -> 453) drops the paste, nothing runs, and it is sent again, twice
     # at most; the code's own errors are raised at once (no QEMU: a scripted board)
+    import emulator
     from emulator import DeviceError, EmulatorError, Microbit, _transport_class, quiet
 
     def board_and_device(damage: Any = None) -> tuple[PastingBoard, Microbit]:
@@ -767,7 +768,7 @@ def test_the_emulators_code_is_checked_before_it_runs(monkeypatch: pytest.Monkey
         t.serial, t.is_pty = board, False
         mb = Microbit()
         mb.transport, mb.proc = t, types.SimpleNamespace(poll=lambda: None)
-        monkeypatch.setattr(emulator_module(), "ECHO_WAIT", 0.05)  # (nothing more comes)
+        monkeypatch.setattr(emulator, "ECHO_WAIT", 0.05)  # (nothing more comes)
         return board, mb
 
     code = "n = 4453\nprint(n * 2)"
@@ -792,12 +793,6 @@ def test_the_emulators_code_is_checked_before_it_runs(monkeypatch: pytest.Monkey
     with pytest.raises(DeviceError, match="ZeroDivisionError") as e:
         mb.exec("print('before')\nprint(1 // 0)")
     assert e.value.output == "before\n" and len(board.ran) == 1 and mb.resends == 0
-
-
-def emulator_module() -> Any:
-    import emulator
-
-    return emulator
 
 
 def test_a_damaged_command_runs_once_on_the_emulated_board(microbit_v1: Any) -> None:

@@ -218,7 +218,12 @@ def _transport_class() -> Any:
             REPL's, then Ctrl-B. (The friendly REPL's own soft reset runs main.py, or
             `from microbit import *`, whose names hold 384 B of the v1's heap.)"""
             self.enter_raw_repl(soft_reset=True)
-            self.serial.write(b"\x02")  # Ctrl-B: the friendly REPL
+            self._to_friendly()
+
+        def _to_friendly(self) -> None:
+            """From the raw REPL's prompt, Ctrl-B: the friendly REPL's prompt."""
+            self._expect(b">")  # the raw REPL's prompt
+            self.serial.write(b"\x02")
             self._expect(FRIENDLY)
             self.friendly = True
 
@@ -263,10 +268,7 @@ def _transport_class() -> Any:
             step: nothing ran, and enter_raw_repl drops the paste); the board left at the
             friendly prompt. (output, error) as exec_raw's."""
             if not self.friendly:
-                self._expect(b">")  # the raw REPL's prompt
-                self.serial.write(b"\x02")  # Ctrl-B: the friendly REPL
-                self._expect(FRIENDLY)
-                self.friendly = True
+                self._to_friendly()
             self.serial.write(b"\x05")  # Ctrl-E: paste mode
             self._expect(b"=== ")
             # a piece at a time, each echoed before the next goes (the board echoes as it
