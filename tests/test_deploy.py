@@ -793,6 +793,20 @@ def test_the_emulators_code_is_checked_before_it_runs(monkeypatch: pytest.Monkey
     with pytest.raises(DeviceError, match="ZeroDivisionError") as e:
         mb.exec("print('before')\nprint(1 // 0)")
     assert e.value.output == "before\n" and len(board.ran) == 1 and mb.resends == 0
+    # a damaged paste, then a board that does not come back to the raw REPL: one
+    # EmulatorError, the emulator closed for a fresh start (connectm prints one line)
+    from mpremote.transport import TransportError
+
+    def gone(soft_reset: bool = True) -> None:
+        raise TransportError("could not enter raw repl")
+
+    board, mb = board_and_device(lose(1))
+    monkeypatch.setattr(mb.transport, "enter_raw_repl", gone)
+    closed: list[bool] = []
+    monkeypatch.setattr(mb, "close", lambda: closed.append(True))
+    with pytest.raises(EmulatorError, match="could not enter raw repl"):
+        mb.exec(code)
+    assert board.ran == [] and closed == [True] and mb.restarts == 1
 
 
 def test_a_damaged_command_runs_once_on_the_emulated_board(microbit_v1: Any) -> None:

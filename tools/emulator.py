@@ -493,18 +493,20 @@ class Microbit:
         for tries in range(PASTE_TRIES - 1, -1, -1):
             self.nonce += 1
             try:
-                out, err = self._call(
-                    lambda: self.transport.exec_pasted(data, self.nonce), t + 10)
-            except Damaged as e:
-                self.resends += 1
-                # Ctrl-C (drops a paste), Ctrl-A: the raw REPL, whichever mode the board
-                # was left in
-                self._call(lambda: self.transport.enter_raw_repl(soft_reset=False), t + 10)
-                if not tries:
-                    raise EmulatorError("a command arrived damaged %d times (%s)"
-                                        % (PASTE_TRIES, e)) from None
-                continue
-            except DeviceTimeout:
+                try:
+                    out, err = self._call(
+                        lambda: self.transport.exec_pasted(data, self.nonce), t + 10)
+                except Damaged as e:
+                    self.resends += 1
+                    # Ctrl-C (drops a paste), Ctrl-A: the raw REPL, whichever mode the
+                    # board was left in (a board that does not come back: the except below)
+                    self._call(lambda: self.transport.enter_raw_repl(soft_reset=False),
+                               t + 10)
+                    if not tries:
+                        raise EmulatorError("a command arrived damaged %d times (%s)"
+                                            % (PASTE_TRIES, e)) from None
+                    continue
+            except (DeviceTimeout, EmulatorError):
                 raise
             except Exception as e:
                 self.close()
