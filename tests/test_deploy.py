@@ -428,19 +428,23 @@ def play(io: Serial, games: int,
     return results
 
 
+def results_read(io: Serial, start: int = 0) -> list[tuple[str, list[int]]]:
+    """The R lines read since io.lines[start]: (the letter, the level's running
+    wins, losses and draws)."""
+    return [(ln[2], [int(x) for x in ln.split()[2].split("-")]) for ln in io.lines[start:]
+            if ln.startswith("R ")]
+
+
 def confirm_counts(io: Serial, lost: str, start: int) -> None:
     """The game played since io.lines[start] follows one whose result ``lost`` (W, L or
     D) was put back, its R line lost: this game's R line counts both games (each R line
     ends with the level's running wins-losses-draws), after the last R line read before."""
-    now = [ln for ln in io.lines[start:] if ln.startswith("R ")]
-    if not now:  # (read after the game's last B line)
-        m = io.send("", r"R [WLD] ", probe=10)
-        now = [m.string] if m else []
-    counts = [[int(x) for x in ln.split()[2].split("-")] for ln in io.lines
-              if ln.startswith("R ")]
+    if not results_read(io, start):  # (read after the game's last B line)
+        io.send("", r"R [WLD] ", probe=10)
+    now, counts = results_read(io, start), [c for _, c in results_read(io)]
     assert now and len(counts) >= 2, ("no R line to confirm the result lost", lost,
                                       io.lines[-8:])
-    this = now[0][2]
+    this = now[0][0]
     gained = [a - b for a, b in zip(counts[-1], counts[-2])]
     assert gained == [(lost == x) + (this == x) for x in "WLD"], (
         "the counts do not hold the result lost", lost, counts[-2:])
@@ -558,10 +562,9 @@ def test_a_lost_result_is_confirmed_by_the_next_game(emu: Any, pts: str) -> None
         assert link.pending is None
         # two R lines read, of the first and third games (won): the second's loss is in the
         # third's counts (the counts go on from earlier tests: their differences only)
-        rs = [ln.split() for ln in link.lines if ln.startswith("R ")]
-        counts = [[int(x) for x in r[2].split("-")] for r in rs]
-        assert [r[1] for r in rs] == ["W", "W"] and [
-            a - b for a, b in zip(counts[1], counts[0])] == [1, 1, 0], rs
+        rs = results_read(link)
+        assert [r for r, _ in rs] == ["W", "W"] and [
+            a - b for a, b in zip(rs[1][1], rs[0][1])] == [1, 1, 0], rs
     finally:
         link.close()
 
