@@ -20,6 +20,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from emulator import DEFAULT_FIRMWARE, FIRMWARES, Microbit, missing  # noqa: E402
@@ -43,15 +44,22 @@ def board(line: str) -> list[str]:
 
 
 class Line:
-    """The serial control line: write keys, read the game's lines."""
+    """The serial control line: write keys, read the game's lines. Every `?` sent is
+    counted until its `M` answer comes: one sent while the game was still starting is
+    answered late, and that answer must not end the wait for a later key's lines."""
 
-    def __init__(self, port: str) -> None:
-        self.t = device.open_port(port)
-        self.s = self.t.serial
+    def __init__(self, serial: Any) -> None:
+        self.s = serial
         self.buf = b""
+        self.asked = 0  # `?` sent whose `M` answer has not come yet
 
-    def lines_until_memory(self, timeout: float) -> list[str]:
-        """Lines read until the game's `M <bytes>` answer (not included)."""
+    def ask(self, keys: str = "") -> None:
+        self.s.write((keys + "?").encode())
+        self.asked += 1
+
+    def lines_until_answered(self, timeout: float, first: bool = False) -> list[str]:
+        """Lines read until every `?` sent is answered (with ``first``: until an answer
+        comes), the `M <bytes>` answers left out."""
         out: list[str] = []
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -60,20 +68,19 @@ class Line:
                 raw, self.buf = self.buf.split(b"\n", 1)
                 text = raw.decode(errors="replace").strip().lstrip("\x00")
                 if re.fullmatch(r"M \d+", text):
-                    return out
-                if text:
+                    self.asked = max(self.asked - 1, 0)
+                    if first or not self.asked:
+                        return out
+                elif text:
                     out.append(text)
         raise TimeoutError("the game did not answer within %.0f s" % timeout)
 
     def send(self, keys: str, timeout: float = 120) -> list[str]:
         out: list[str] = []
         for k in keys:
-            self.s.write((k + "?").encode())
-            out += self.lines_until_memory(timeout)
+            self.ask(k)
+            out += self.lines_until_answered(timeout)
         return out
-
-    def close(self) -> None:
-        self.t.close()
 
 
 def show(lines: list[str]) -> None:
@@ -84,12 +91,14 @@ def show(lines: list[str]) -> None:
     sys.stdout.flush()
 
 
-def wait_boot(line: Line, timeout: float = 120) -> None:
+def wait_boot(line: Line, timeout: float = 120, every: float = 2) -> None:
+    """Until the game answers a `?`, one sent every ``every`` seconds (the others are
+    answered later: Line counts them)."""
     end = time.monotonic() + timeout
     while True:
-        line.s.write(b"?")
+        line.ask()
         try:
-            line.lines_until_memory(2)
+            line.lines_until_answered(every, first=True)
             return
         except TimeoutError:
             if time.monotonic() > end:
@@ -113,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         assert mb.pts is not None
         print("emulated micro:bit v1 (firmware %s) on %s" % (a.firmware, mb.pts))
         deploy.deploy(port=mb.pts, board="microbit")
-        line = Line(mb.pts)
+        port = device.open_port(mb.pts)
+        line = Line(port.serial)
         try:
             wait_boot(line)
             print("the game runs: l/r level, d start or drop, 1-5 drop in that column")
@@ -131,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             return 130
         finally:
-            line.close()
+            port.close()
 
 
 if __name__ == "__main__":
