@@ -27,6 +27,8 @@ from emulator import DEFAULT_FIRMWARE, FIRMWARES, Microbit, missing  # noqa: E40
 
 from connectm import deploy, device  # noqa: E402
 
+ANSWER = r"M \d+"  # the game's answer to `?`: the free heap
+SYNC = "9"  # a key the game answers with an E line only (docs/serial.md)
 B_LINE = re.compile(r"B (\d)x(\d) lv=\d+ you=(\d) moves=(\d*) turn=\d over=\d")
 
 
@@ -44,22 +46,14 @@ def board(line: str) -> list[str]:
 
 
 class Line:
-    """The serial control line: write keys, read the game's lines. Every `?` sent is
-    counted until its `M` answer comes: one sent while the game was still starting is
-    answered late, and that answer must not end the wait for a later key's lines."""
+    """The serial control line: write keys, read the game's lines."""
 
     def __init__(self, serial: Any) -> None:
         self.s = serial
         self.buf = b""
-        self.asked = 0  # `?` sent whose `M` answer has not come yet
 
-    def ask(self, keys: str = "") -> None:
-        self.s.write((keys + "?").encode())
-        self.asked += 1
-
-    def lines_until_answered(self, timeout: float, first: bool = False) -> list[str]:
-        """Lines read until every `?` sent is answered (with ``first``: until an answer
-        comes), the `M <bytes>` answers left out."""
+    def lines_until(self, pattern: str, timeout: float) -> list[str]:
+        """Lines read until one matching ``pattern`` (the last in the list)."""
         out: list[str] = []
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -67,19 +61,18 @@ class Line:
             while b"\n" in self.buf:
                 raw, self.buf = self.buf.split(b"\n", 1)
                 text = raw.decode(errors="replace").strip().lstrip("\x00")
-                if re.fullmatch(r"M \d+", text):
-                    self.asked = max(self.asked - 1, 0)
-                    if first or not self.asked:
-                        return out
-                elif text:
+                if text:
                     out.append(text)
+                    if re.fullmatch(pattern, text):
+                        return out
         raise TimeoutError("the game did not answer within %.0f s" % timeout)
 
     def send(self, keys: str, timeout: float = 120) -> list[str]:
+        """Each key, then `?`: the lines the game printed before its `M` answer."""
         out: list[str] = []
         for k in keys:
-            self.ask(k)
-            out += self.lines_until_answered(timeout)
+            self.s.write((k + "?").encode())
+            out += self.lines_until(ANSWER, timeout)[:-1]
         return out
 
 
@@ -92,17 +85,25 @@ def show(lines: list[str]) -> None:
 
 
 def wait_boot(line: Line, timeout: float = 120, every: float = 2) -> None:
-    """Until the game answers a `?`, one sent every ``every`` seconds (the others are
-    answered later: Line counts them)."""
+    """Until the game runs: a `?` every ``every`` seconds until one is answered. Those sent
+    while the board reset are lost, those sent while the game started are answered late,
+    so how many answers are still to come is unknown: then `9?` (a digit with no column:
+    the game prints `E bad key 9` and changes nothing), and the lines up to the `M` after
+    its E line are the boot's. A late answer taken for a key's would end the wait for that
+    key's lines."""
     end = time.monotonic() + timeout
-    while True:
-        line.ask()
-        try:
-            line.lines_until_answered(every, first=True)
-            return
-        except TimeoutError:
-            if time.monotonic() > end:
-                raise TimeoutError("the game did not start within %.0f s" % timeout) from None
+    for sync in ("", SYNC):
+        while True:
+            line.s.write((sync + "?").encode())
+            try:
+                if sync:
+                    line.lines_until("E bad key " + sync, every)
+                line.lines_until(ANSWER, every)
+                break
+            except TimeoutError:
+                if time.monotonic() > end:
+                    raise TimeoutError("the game did not start within %.0f s" % timeout) from None
+        every = max(every, 30)  # the game runs: its E line is on the way
 
 
 def main(argv: list[str] | None = None) -> int:
