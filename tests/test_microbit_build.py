@@ -220,7 +220,7 @@ def test_emulator_upload_writes_a_short_file_again() -> None:
 
         def run(code: str | bytes, timeout: float | None = None) -> str:
             # the read-back's code, as the board would run it: its size and byte sum
-            m = re.search(r"n='([^']+)'", str(code))
+            m = re.search(r"f=open\('([^']+)','rb'\)", str(code))
             if m:
                 got = t.files[m.group(1)]
                 return "%d %d\n" % (len(got), sum(got))

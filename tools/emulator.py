@@ -51,10 +51,6 @@ SLOWEST = (8, 0.016)
 # cores: a file a byte short, a chunk's command a SyntaxError): such a file is written
 # again, up to this many tries in all.
 UPLOAD_TRIES = 3
-# The size and the byte sum of a file on the board, read back after its upload: a lost byte
-# can change a file and keep its size (a chunk's \x41 that arrives as \41 is one byte too).
-READ_BACK = "import os\nn=%r\nf=open(n,'rb')\ns=0\nwhile 1:\n b=f.read(32)\n if not b:break\n" \
-    " for c in b:s+=c\nf.close()\nprint(os.size(n),s)"
 
 _live: "weakref.WeakSet[Microbit]" = weakref.WeakSet()
 
@@ -532,7 +528,7 @@ class Microbit:
         digest = hashlib.sha1(data).hexdigest()
         if self.files.get(name) == digest:
             return False
-        from connectm.device import garbled
+        from connectm.device import READ_BACK, garbled
 
         self._ensure()
         self.files.pop(name, None)
@@ -555,7 +551,7 @@ class Microbit:
                     self.transport.slower()
                     continue  # a chunk's command arrived garbled: write the file again
                 raise DeviceError(str(err).replace("\r\n", "\n")) from None
-            size, total = (int(x) for x in self.exec(READ_BACK % name).split())
+            size, total = (int(x) for x in self.exec(READ_BACK % (name, 32)).split())
             if (size, total) == (len(data), sum(data)):
                 self.files[name] = digest
                 return True
