@@ -1135,6 +1135,27 @@ def test_a_short_or_changed_file_is_written_again(monkeypatch: pytest.MonkeyPatc
     assert writes == ["a.py"] * 3 and backs == [sent]
 
 
+def test_a_changed_read_back_is_asked_again() -> None:
+    # The busy board beside CI: the read-back's command arrived with `break` as `brak` and
+    # ran into a NameError, so deploy failed. It changes nothing: asked again, three times
+    # at most (an answer that is no size and sum, too)
+    class Board:
+        def __init__(self, answers: list[tuple[bytes, bytes]]) -> None:
+            self.answers, self.asked = answers, 0
+
+        def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
+            self.asked += 1
+            return self.answers.pop(0)
+
+    brak = (b"", b"Traceback (most recent call last):\r\nNameError: name 'brak' isn't defined")
+    board = Board([brak, (b"99", b""), (b"99 11880", b"")])
+    assert device.Device(board, "p").read_back("a.py", 99) == (99, 11880)
+    board = Board([brak] * 3)
+    with pytest.raises(device.DeployError, match="^verifying a.py failed on the board: NameE"):
+        device.Device(board, "p").read_back("a.py", 99)
+    assert board.asked == 3
+
+
 def test_read_back_is_the_hosts_size_and_sum() -> None:
     # deploy's READ_BACK, run by CPython over a file: the size and byte sum the host checks
     import contextlib

@@ -31,6 +31,10 @@ class DeployError(ValueError):
     """A deploy problem with a one-line message for the user."""
 
 
+class BoardError(DeployError):
+    """A command that raised on the board."""
+
+
 class BadCopy(DeployError):
     """A file that does not read back as it was sent: its size or its byte sum."""
 
@@ -206,7 +210,7 @@ class Device:
             # run; sent again)
         if err:
             msg = err.decode(errors="replace").strip().splitlines()
-            raise DeployError("%s failed on the board: %s" % (what, msg[-1] if msg else "?"))
+            raise BoardError("%s failed on the board: %s" % (what, msg[-1] if msg else "?"))
         return str(out.decode(errors="replace")).strip()
 
     def lost(self, what: str, e: BaseException) -> DeployError:
@@ -228,8 +232,17 @@ class Device:
         long (a Pico's 507 KB book: a longer wait)."""
         small = self.info is None or self.info.microbit
         code = READ_BACK % (name, 32 if small else 512)
-        k, total = self.exec(code, "verifying " + name, 20 + size / 5000).split()[-2:]
-        return int(k), int(total)
+        for tries in (2, 1, 0):
+            try:
+                k, total = self.exec(code, "verifying " + name, 20 + size / 5000).split()[-2:]
+                return int(k), int(total)
+            except (BoardError, ValueError):
+                # The read-back changes nothing, so it is asked again when it arrived changed
+                # and still ran (`brak` for `break`: a NameError, not garbled()'s SyntaxError)
+                # or its answer did not.
+                if not tries:
+                    raise
+        raise AssertionError("not reached")
 
     def remove(self, names: Iterable[str]) -> None:
         names = list(names)
