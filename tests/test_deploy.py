@@ -391,13 +391,7 @@ def wait_boot(io: Serial, cap: float = 900) -> int:
                 if io.boot_failures > 1:
                     raise AssertionError("the boot failed twice: %r" % io.lines[-12:])
                 print("the boot ran out of memory; reset:", io.lines[-6:])
-                # the board is at its REPL: the raw REPL's soft reset frees the heap the
-                # boot left, then the reset deploy ends with (it waits for the board's
-                # answers, not for a time)
-                dev = device.Device(io.t, io.port)
-                device.enter_raw_repl(io.t, io.port, reset=True)
-                dev.identify()
-                dev.reset()
+                device.restart(io.t, io.port)
                 continue
             io.asked = 0  # the `?` sent during the reset are not answered
             return int(m.group(1))

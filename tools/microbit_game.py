@@ -117,15 +117,6 @@ def wait_boot(line: Line, timeout: float = 120, every: float = 2,
         sync, every = SYNC, max(every, 30)  # the game runs: its E line is on the way
 
 
-def reset_board(port: Any, pts: str) -> None:
-    """The raw REPL's soft reset frees the heap a failed boot left, then the reset deploy
-    ends with."""
-    dev = device.Device(port, pts)
-    device.enter_raw_repl(port, pts, reset=True)
-    dev.identify()
-    dev.reset()
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--keys", help="send these keys (e.g. d3: start, drop in column 3), "
@@ -146,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         port = device.open_port(mb.pts)
         line = Line(port.serial)
         try:
-            wait_boot(line, reset=lambda: reset_board(port, mb.pts))
+            wait_boot(line, reset=lambda: device.restart(port, mb.pts))
             print("the game runs: l/r level, d start or drop, 1-5 drop in that column")
             if a.keys is not None:
                 show(line.send(a.keys))

@@ -283,12 +283,12 @@ class Device:
             self.remove([MAIN_TMP])
         else:
             self._write_chunks(item, chunk, what, progress)
-        size, total = self.read_back(item.name, len(item.data))
-        if (size, total) != (len(item.data), sum(item.data)):
+        got = self.read_back(item.name, len(item.data))
+        sent = (len(item.data), sum(item.data))
+        if got != sent:
             raise BadCopy(
                 "verify failed for %s: the board has %d bytes summing to %d, %d were sent "
-                "summing to %d (run deploy again)"
-                % (item.name, size, total, len(item.data), sum(item.data))
+                "summing to %d (run deploy again)" % ((item.name,) + got + sent)
             )
 
     def _write_chunks(self, item: Item, chunk: int, what: str,
@@ -349,6 +349,16 @@ class Device:
                 err += self.t.read_until(1, b"\x04", timeout=20)
         msg = err.decode(errors="replace").replace("\x04", "").strip().splitlines()
         raise DeployError("the reset failed on the board, 3 times: %s" % (msg[-1] if msg else "?"))
+
+
+def restart(t: Any, port: str) -> None:
+    """Start main.py again on a board whose boot stopped at its REPL (out of memory: the
+    v1 has little room): the raw REPL's soft reset frees the heap the boot left, then the
+    reset deploy ends with (it waits for the board's answers, not for a time)."""
+    dev = Device(t, port)
+    enter_raw_repl(t, port, reset=True)
+    dev.identify()
+    dev.reset()
 
 
 def microbit_version(info: DeviceInfo) -> int:
