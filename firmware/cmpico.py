@@ -35,6 +35,11 @@ def setup():
         for _ in p.ipoll(0):
             if s.readinto(u) and u[0] in b'lrd123456789?':
                 return chr(u[0])
+    # The 7x6 game's search: cmsearch7 (threats and their rows), made by cmmain as
+    # cmsearch.Search (the game's and cmponder's); the micro:bit's builds never see it.
+    import cmsearch
+    import cmsearch7
+    cmsearch.Search = cmsearch7.Search
     gc.collect()
     return d, key, 7, 6, table(gc.mem_free())
 

@@ -25,6 +25,7 @@ import cmbook  # noqa: E402
 import cmgame  # noqa: E402
 import cmsave  # noqa: E402
 import cmsearch  # noqa: E402
+import cmsearch7  # noqa: E402
 import cmsolve  # noqa: E402
 
 KEY_MOD = 134217689  # the largest prime below 2**27: KEY << 3 | COLUMN is a small int
@@ -119,7 +120,10 @@ class Player:
         self.levels = levels.on_board(self.table, self.w, self.h)
         # The device's search, the per-ply arrays of cmmain; with a table, cmgame.cpu()
         # clears it before each reply, as on the board.
-        self.search = cmsearch.Search(self.board, self.table, self.levels[-3])
+        # A board larger than 5x4 with a table (a Pico's 7x6) searches with cmsearch7, as
+        # cmpico sets it up on the board.
+        kind = cmsearch7.Search if self.table and self.w * self.h > 20 else cmsearch.Search
+        self.search = kind(self.board, self.table, self.levels[-3])
         self.book = self.book_file or book_path(self.w, self.h, self.m, self.table)
         self.seek = self.seek_file or seek_path(self.w, self.h, self.m)
 

@@ -61,14 +61,16 @@ V2_TT = 32768
 BOARDS: dict[str, BoardSpec] = {
     "microbit": BoardSpec(  # the v1 (--board microbit-v1)
         "microbit", "BBC micro:bit v1", ("drv_microbit",),
-        frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "cmponder", "cmbook", "drv_buttons"}),
+        frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "cmponder", "cmbook", "drv_buttons",
+                   "cmsearch7"}),
         True,
         fixed=(5, 4, 4),
     ),
     # a superset of the v1's modules: whatever the v1 build gets, the v2 build gets
     "microbit-v2": BoardSpec(
         "microbit-v2", "BBC micro:bit v2", ("drv_microbit",),
-        frozenset({"cmsolve", "cmperft", "cmpico", "cmponder", "cmbook", "drv_buttons"}), True,
+        frozenset({"cmsolve", "cmperft", "cmpico", "cmponder", "cmbook", "drv_buttons",
+                   "cmsearch7"}), True,
         fixed=(5, 4, 4), v2=True,
     ),
     "pico-max7219": BoardSpec(

@@ -14,6 +14,7 @@ Specs for the command line (``parse_spec`` / ``make_player``)::
     mc:N            Monte-Carlo, N random playouts per legal move
     pico[:L]        level L (default: the top) as a Pico plays it: its table (PICO_TABLE
                     bytes), levels 3 to 5 to cmhw.tabled's depths and nodes
+    pico-search[:L] pico without its 7x6 opening book (firmware/7x6c4.bin): its search alone
     picobook:P      pico with a perfect 7x6 book before ply P (needs bitbully: BookDepth)
     wasp[:D]        the wasp-os watch's AI, easyai[:D] easyAI's Negamax (connectm.rivals)
     SPEC@K          SPEC with its moves before ply K random (seeded): varied openings made
@@ -99,15 +100,18 @@ class Level:
     board size has one, then its node-limited search), through connectm.book.Player. The
     move is a function of the position: the seed plays no part."""
 
-    def __init__(self, level: int, name: str = "", table: int = 0) -> None:
+    def __init__(self, level: int, name: str = "", table: int = 0,
+                 seek_file: Any = None) -> None:
         self.level, self.table = level, table  # table: the board's (book.Player)
+        self.seek_file = seek_file  # the binary book (None: the project's; book.NO_BOOK: none)
         self.name = name or "level:%d" % (level + 1)
         self.players: dict[tuple[int, int, int], Any] = {}
 
     def choose(self, board: Board) -> int:
         size = (board.w, board.h, board.m)
         if size not in self.players:
-            self.players[size] = book.Player(*size, self.level, table=self.table)
+            self.players[size] = book.Player(*size, self.level, table=self.table,
+                                             seek_file=self.seek_file)
         p = self.players[size]
         p.board.reset()
         for i in range(board.n):
@@ -253,8 +257,8 @@ class RandomStart:
         return self.player.choose(board)
 
 
-KINDS = ("engine", "level", "random", "greedy", "mc", "perfect", "pico", "picobook", "wasp",
-         "easyai")
+KINDS = ("engine", "level", "random", "greedy", "mc", "perfect", "pico", "pico-search",
+         "picobook", "wasp", "easyai")
 
 
 def parse_spec(spec: str) -> tuple[str, list[int]]:
@@ -266,18 +270,19 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
     except ValueError:
         raise ValueError("bad player %r: arguments must be integers" % spec) from None
     nargs = {"engine": (1, 2), "level": (1, 1), "mc": (0, 1), "random": (0, 0),
-             "greedy": (0, 0), "perfect": (0, 0), "pico": (0, 1), "picobook": (1, 1),
+             "greedy": (0, 0), "perfect": (0, 0), "pico": (0, 1), "pico-search": (0, 1),
+             "picobook": (1, 1),
              "wasp": (0, 1), "easyai": (0, 1)}
     if kind not in nargs:
         raise ValueError("bad player %r: expected one of engine:D[:MS], level:L, random, "
-                         "greedy, mc[:N], perfect, pico[:L], picobook:P, wasp[:D], "
+                         "greedy, mc[:N], perfect, pico[:L], pico-search[:L], picobook:P, wasp[:D], "
                          "easyai[:D]" % spec)
     lo, hi = nargs[kind]
     if not lo <= len(nums) <= hi:
         raise ValueError("bad player %r: %s takes %d to %d ':' arguments" % (spec, kind, lo, hi))
     if kind == "engine" and (nums[0] < 1 or len(nums) > 1 and nums[1] < 0):
         raise ValueError("bad player %r: depth must be >= 1, ms >= 0" % spec)
-    if kind in ("level", "pico") and nums and not 1 <= nums[0] <= levels.count():
+    if kind in ("level", "pico", "pico-search") and nums and not 1 <= nums[0] <= levels.count():
         raise ValueError("bad player %r: levels are 1..%d" % (spec, levels.count()))
     if kind == "picobook" and nums[0] < 0:
         raise ValueError("bad player %r: the book's plies must be >= 0" % spec)
@@ -332,6 +337,9 @@ def make_player(spec: str, seed: int = 0) -> Player:
         return p
     if kind == "pico":
         return Level(nums[0] - 1 if nums else levels.count() - 1, name, table=levels.PICO_TABLE)
+    if kind == "pico-search":
+        return Level(nums[0] - 1 if nums else levels.count() - 1, name, table=levels.PICO_TABLE,
+                     seek_file=book.NO_BOOK)
     if kind == "picobook":
         return BookDepth(nums[0], name)
     if kind in ("wasp", "easyai"):

@@ -119,6 +119,8 @@ def make_jobs(sizes: list[tuple[int, int, int]], pairs: Iterable[tuple[str, str]
     def same(name: str) -> str:  # (a Pico's levels, pico:L, too: the same games as level:L)
         if name.startswith("picobook:"):
             return "pico"  # always: a book's gain is measured on pico's games
+        if name.startswith("pico-search"):  # and the search's, without the book: pico's too
+            return "pico" + name[len("pico-search"):]
         return "level" if paired and name.startswith(("level:", "pico:")) else name
 
     for w, h, m in sizes:

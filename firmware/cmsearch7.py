@@ -1,0 +1,423 @@
+# cmsearch7: the Pico's search (issue 48): cmsearch's alpha-beta, with an evaluation that
+# knows Connect 4's threats. A micro:bit never loads it (its builds skip the module), so
+# its 5x4 game stays byte for byte as it was; cmpico makes it the game's search.
+#
+# A threat is an empty cell that would complete a line for one side. On 7x6 the middle
+# game is decided by them: the board fills up column by column, and with the cells left
+# even, the first player gets the odd rows (1, 3, 5 from the bottom: 0-based rows 0, 2, 4)
+# and the second the even ones (zugzwang). So a first player's threat on an odd row, or a
+# second player's on an even one, is worth far more than one on the other parity; a
+# threat on a cell just above the opponent's threat is worth little (the opponent's
+# comes first); two threats of one side one above the other win once the column reaches
+# them. cmsearch's window counts do not see any of this, and its scores drift with depth.
+#
+# Bookkeeping: t1[cell] and t2[cell] count each side's windows that are one disc short and
+# whose empty cell is this one, kept up to date on every make and unmake inside the search
+# loop (no allocation: arrays made once). A window changes status only when a disc makes
+# it one short (its gain, cmlines' g tables, is then GROW) or spoils the opponent's one
+# short window (gain SPOIL, and the empty cell is the disc's own), so a table read already
+# done tells which windows to look at. The threat part of the score moves with the same
+# gain d that carries the window counts (the mover's view), so the search's score keeps
+# its one running sum and its undo history (past[]).
+from micropython import const
+import array
+import cmsearch
+
+WIN = const(65536)  # cmboard.WIN
+HIT = const(32768)  # cmboard.HIT
+INF = const(1 << 29)  # cmtt.NO_SCORE
+EXACT = const(1)  # cmtt's bounds
+LOWER = const(2)
+UPPER = const(3)
+NONE = const(255)
+GROW = const(56)  # cmlines' gain of a disc that makes its own window one short (64 - 8)
+SPOIL = const(64)  # ... that spoils the opponent's one-short window (a blocked threat)
+PONDER = const(1)  # cmsearch.PONDER
+SLICE = const(128)  # cmsearch.SLICE
+# The threat weights (the board's score units: a window one short counts 64): a threat
+# on its side's row parity, one on the other parity.
+GOOD = const(160)
+BAD = const(48)
+
+
+class Search(cmsearch.Search):
+    def __init__(self, board, tt_bytes=0, plies=0):
+        cmsearch.Search.__init__(self, board, tt_bytes, plies)
+        b = board
+        h = b.h
+        size = b.size
+        m = b.m
+        self.t1 = bytearray(size)  # first player's one-short windows whose gap is the cell
+        self.t2 = bytearray(size)
+        # wcells: each window's m cells (cmlines lists a cell's windows, not a window's cells)
+        self.wcells = bytearray(len(b.st) * m)
+        k = bytearray(len(b.st))
+        for cell in range(size):
+            for i in range(b.wstart[cell], b.wstart[cell + 1]):
+                j = b.wins[i]
+                self.wcells[j * m + k[j]] = cell
+                k[j] += 1
+        d = len(self.next)
+        self.skip = array.array('H', [0] * d)  # each ply's columns not to try (a bit each)
+        # ords (cmlines) and after it a row [c, 255] for each column c: a forced move.
+        w = b.w
+        self.ords = bytearray(len(b.ords) + 2 * w)
+        for i in range(len(b.ords)):
+            self.ords[i] = b.ords[i]
+        for c in range(w):
+            self.ords[len(b.ords) + 2 * c] = c
+            self.ords[len(b.ords) + 2 * c + 1] = NONE
+        self.col = bytearray(size)  # a cell's column and row, without a division per node
+        self.row = bytearray(size)
+        # A threat's worth to its owner by cell: w1 the first player's, w2 the second's.
+        self.w1 = array.array('h', [0] * size)
+        self.w2 = array.array('h', [0] * size)
+        for cell in range(size):
+            r = cell % h
+            self.col[cell] = cell // h
+            self.row[cell] = r
+            self.w1[cell] = GOOD if r & 1 == 0 else BAD
+            self.w2[cell] = GOOD if r & 1 else BAD
+
+    def gap(self, j, cell):
+        # The empty cell of window j other than cell (heights as the search has them).
+        m = self.b.m
+        heights = self.b.heights
+        for i in range(j * m, j * m + m):
+            e = self.wcells[i]
+            if e != cell and self.row[e] >= heights[self.col[e]]:
+                return e
+        return NONE
+
+    def threats(self):
+        # Recount t1 and t2 from the window states, and return the threat part of the
+        # score (first player's view): the search starts from here, and tests compare its
+        # incremental counts with this.
+        b = self.b
+        t1 = self.t1
+        t2 = self.t2
+        m = b.m
+        for i in range(b.size):
+            t1[i] = t2[i] = 0
+        for j in range(len(b.st)):
+            s = b.st[j]
+            if s == m - 1:
+                t1[self.gap(j, NONE)] += 1
+            elif s == (m - 1) * b.u:
+                t2[self.gap(j, NONE)] += 1
+        v = 0
+        for i in range(b.size):
+            if t1[i]:
+                v += self.w1[i]
+            if t2[i]:
+                v -= self.w2[i]
+        return v
+
+    def go(self, depth, max_nodes=0):
+        # cmsearch.Search.go (iterative deepening, alpha-beta on its own stack, the table,
+        # frontier nodes scoring their leaves), the threat bookkeeping added. Returns the
+        # column, 0-based; self.move, score, depth, nodes as cmsearch's.
+        b = self.b
+        tt = self.tt
+        # One name per assignment (cmsearch.go: a tuple would allocate).
+        alpha = self.alpha
+        beta = self.beta
+        best = self.best
+        bestcol = self.bestcol
+        nxt = self.next
+        ords = self.ords
+        done = len(b.ords) - 1
+        one = len(b.ords)  # the forced move c's row: one + 2 * c
+        skip = self.skip
+        w = b.w
+        h = b.h
+        m = b.m
+        size = b.size
+        heights = b.heights
+        hist = b.hist
+        past = b.past
+        wstart = b.wstart
+        wins = b.wins
+        st = b.st
+        g1 = b.g1
+        g2 = b.g2
+        u2 = b.u
+        z1 = b.z1
+        z2 = b.z2
+        t1 = self.t1
+        t2 = self.t2
+        w1 = self.w1
+        w2 = self.w2
+        wcells = self.wcells
+        crow = self.row
+        ccol = self.col
+        self.move = NONE
+        self.score = self.depth = self.nodes = 0
+        self.stopped = False
+        if b.over():
+            return NONE
+        tv = self.threats()
+        nodes = target = stop = 0
+        if PONDER:
+            self.pc = SLICE
+        while not stop and target < min(depth, size - b.n, len(nxt) - 2):
+            target += 1
+            leaf = target - 1
+            n = b.n
+            sc = b.score + tv  # player 1's view: the windows, and the threats
+            h1 = b.h1
+            h2 = b.h2
+            ply = 0
+            check = nodes + 256
+            alpha[0] = best[0] = -INF
+            beta[0] = INF
+            nxt[0] = (w + 1) * min(self.move, w)
+            skip[0] = 0
+            if PONDER and self.poll:
+                check = self.pc
+            while True:
+                i = nxt[ply]
+                c = ords[i]
+                while c != NONE and (heights[c] >= h or skip[ply] >> c & 1):
+                    i += 1
+                    c = ords[i]
+                nxt[ply] = i + 1
+                if c == NONE:
+                    if ply == 0:
+                        break
+                    score = best[ply]
+                    if tt and not stop:
+                        tt.store(h1, h2, target - ply,
+                                 LOWER if score >= beta[ply] else
+                                 EXACT if score > -beta[ply - 1] else UPPER,
+                                 bestcol[ply], score)
+                    score = -score
+                    ply -= 1
+                    n -= 1
+                    c = hist[n]
+                    sc = past[n]
+                    r = heights[c] - 1
+                    cell = c * h + r
+                    u = u2 if n & 1 else 1
+                else:
+                    nodes += 1
+                    if nodes >= check and target > 1:
+                        check = nodes + 256
+                        stop = max_nodes and nodes > max_nodes
+                        if PONDER and self.poll:
+                            check = nodes + SLICE
+                            self.pc = check
+                            if self.poll(nodes):
+                                stop = 1
+                        if stop:
+                            for k in range(ply + 1):
+                                nxt[k] = done
+                            continue
+                    # Play c, and move the threats it makes or blocks.
+                    r = heights[c]
+                    heights[c] = r + 1
+                    cell = c * h + r
+                    if n & 1:
+                        g = g2
+                        u = u2
+                        tm = t2  # the mover's threat counts, and the opponent's
+                        to = t1
+                        wm = w2
+                        wo = w1
+                    else:
+                        g = g1
+                        u = 1
+                        tm = t1
+                        to = t2
+                        wm = w1
+                        wo = w2
+                    d = 0
+                    if to[cell]:
+                        d = wo[cell]  # the opponent's threat here is gone (its value, ours)
+                    for k in range(wstart[cell], wstart[cell + 1]):
+                        j = wins[k]
+                        s = st[j]
+                        x = g[s]
+                        d += x
+                        st[j] = s + u
+                        if x == GROW:
+                            # A new window one short: its gap (the one empty cell left).
+                            for i in range(j * m, j * m + m):
+                                e = wcells[i]
+                                if crow[e] >= heights[ccol[e]]:
+                                    break
+                            if not tm[e]:
+                                d += wm[e]
+                            tm[e] += 1
+                        elif x == SPOIL:
+                            to[cell] -= 1
+                    h1 ^= z1[2 * cell + (n & 1)]
+                    h2 ^= z2[2 * cell + (n & 1)]
+                    n += 1
+                    if d >= HIT:
+                        score = WIN * ((size + 2 - n) // 2)
+                        if ply and ply == leaf:
+                            nxt[ply] = done
+                    elif n == size:
+                        score = 0
+                    elif ply == leaf:
+                        score = d + sc if n & 1 else d - sc
+                    else:
+                        score = INF
+                        f = w
+                        if tt:
+                            score = tt.cut(h1, h2, target - ply - 1, -beta[ply], -alpha[ply])
+                            f = min(tt.col, f)
+                        if score == INF:
+                            # The child's immediate threats (its mover X, the other side Y):
+                            # X wins at once if it has a threat it can play; Y's playable
+                            # threats must be blocked (two: X is lost); and no disc goes just
+                            # below a threat of Y's, which Y would then play. Exact scores,
+                            # which the search would find a ply or two deeper.
+                            if n & 1:
+                                lm = t2
+                                lo = t1
+                            else:
+                                lm = t1
+                                lo = t2
+                            k = fc = sk = 0
+                            pl = 0
+                            for c2 in range(w):
+                                lr = heights[c2]
+                                if lr < h:
+                                    lc = c2 * h + lr
+                                    if lm[lc]:
+                                        score = WIN * ((size + 1 - n) // 2)
+                                        break
+                                    pl |= 1 << c2
+                                    if lo[lc]:
+                                        k += 1
+                                        fc = c2
+                                    if lr + 1 < h and lo[lc + 1]:
+                                        sk |= 1 << c2
+                            if score == INF:
+                                if k:
+                                    sk |= pl & ~(1 << fc)  # only the block is left
+                                if k > 1 or sk == pl:
+                                    score = -WIN * ((size - n) // 2)  # Y wins at its move
+                                elif k:
+                                    f = w + 1 + fc  # (a row of its own, below)
+                        if score == INF and ply + 1 == leaf:
+                            # The child is a frontier node: its children (leaves) scored from
+                            # their gains without playing them (cmsearch.go), threats too:
+                            # the gaps each leaf's disc would make, and the threat it blocks.
+                            if n & 1:
+                                g = g2
+                                lm = t2
+                                lo = t1
+                                wm = w2
+                                wo = w1
+                            else:
+                                g = g1
+                                lm = t1
+                                lo = t2
+                                wm = w1
+                                wo = w2
+                            v = -sc - d if n & 1 else sc - d
+                            top = -alpha[ply]
+                            score = -INF
+                            bc = NONE
+                            last = n + 1 == size
+                            i = (w + 1) * f if f <= w else one + 2 * (f - w - 1)
+                            c2 = ords[i]
+                            while c2 != NONE:
+                                lr = heights[c2]
+                                if lr < h and not sk >> c2 & 1:
+                                    nodes += 1
+                                    lc = c2 * h + lr
+                                    d = wo[lc] if lo[lc] else 0
+                                    e2 = NONE
+                                    for k in range(wstart[lc], wstart[lc + 1]):
+                                        j = wins[k]
+                                        s = st[j]
+                                        x = g[s]
+                                        d += x
+                                        if x == GROW:
+                                            for i2 in range(j * m, j * m + m):
+                                                e = wcells[i2]
+                                                if e != lc and crow[e] >= heights[ccol[e]]:
+                                                    break
+                                            # (counted once: two windows in a row may share
+                                            # their gap, X X _ X X)
+                                            if not lm[e] and e != e2:
+                                                d += wm[e]
+                                            e2 = e
+                                    if d >= HIT:
+                                        score = WIN * ((size + 1 - n) // 2)
+                                        bc = c2
+                                        break
+                                    d = 0 if last else d + v
+                                    if d > score:
+                                        score = d
+                                        bc = c2
+                                        if d >= top:
+                                            break
+                                i += 1
+                                c2 = ords[i]
+                            if tt:
+                                tt.store(h1, h2, 1, LOWER if score >= top else
+                                         EXACT if score > -beta[ply] else UPPER, bc, score)
+                        if score == INF:
+                            hist[n - 1] = c
+                            past[n - 1] = sc
+                            sc = sc + d if n & 1 else sc - d
+                            ply += 1
+                            alpha[ply] = -beta[ply - 1]
+                            beta[ply] = -alpha[ply - 1]
+                            best[ply] = -INF
+                            nxt[ply] = (w + 1) * f if f <= w else one + 2 * (f - w - 1)
+                            skip[ply] = sk
+                            continue
+                        score = -score
+                    n -= 1
+                # Take c back, and its threats (a window now one short by this disc, or an
+                # opponent's window it had spoilt when that was one short).
+                heights[c] = r
+                if n & 1:
+                    tm = t2
+                    to = t1
+                    ts = (m - 1) * u2  # the mover's one-short state, and the opponent's
+                    tq = m - 1
+                else:
+                    tm = t1
+                    to = t2
+                    ts = m - 1
+                    tq = (m - 1) * u2
+                for k in range(wstart[cell], wstart[cell + 1]):
+                    j = wins[k]
+                    s = st[j]
+                    st[j] = s - u
+                    if s == ts:
+                        for i in range(j * m, j * m + m):
+                            e = wcells[i]
+                            if e != cell and crow[e] >= heights[ccol[e]]:
+                                break
+                        tm[e] -= 1
+                    elif s - u == tq:
+                        to[cell] += 1
+                h1 ^= z1[2 * cell + (n & 1)]
+                h2 ^= z2[2 * cell + (n & 1)]
+                if score > best[ply]:
+                    best[ply] = score
+                    bestcol[ply] = c
+                    if score > alpha[ply]:
+                        alpha[ply] = score
+                        if score >= beta[ply]:
+                            nxt[ply] = done
+            if target > 1 and max_nodes and nodes > max_nodes:
+                stop = 1
+            if stop:
+                self.stopped = True
+            else:
+                self.move = bestcol[0]
+                self.score = best[0]
+                self.depth = target
+                if self.score >= WIN or self.score <= -WIN:
+                    break
+        self.nodes = nodes
+        return self.move
