@@ -34,10 +34,16 @@ GROW = const(56)  # cmlines' gain of a disc that makes its own window one short 
 SPOIL = const(64)  # ... that spoils the opponent's one-short window (a blocked threat)
 PONDER = const(1)  # cmsearch.PONDER
 SLICE = const(128)  # cmsearch.SLICE
-# The threat weights (the board's score units: a window one short counts 64): a threat
-# on its side's row parity, one on the other parity.
-GOOD = const(160)
-BAD = const(48)
+# The threat weights (the board's score units: a window one short counts 64): the first
+# player's threat on an odd row (GOOD1: with the second player's even threats elsewhere it
+# still wins the zugzwang), the second player's on an even one (GOOD2), either on the
+# other parity (BAD); two of a side's threats one above the other (STACK more); a threat
+# above the other side's lower threat in its column counts 1/4 (LATE: a shift).
+GOOD1 = const(160)
+GOOD2 = const(80)
+BAD = const(24)
+STACK = const(100)
+LATE = const(2)
 
 
 class Search(cmsearch.Search):
@@ -76,8 +82,43 @@ class Search(cmsearch.Search):
             r = cell % h
             self.col[cell] = cell // h
             self.row[cell] = r
-            self.w1[cell] = GOOD if r & 1 == 0 else BAD
-            self.w2[cell] = GOOD if r & 1 else BAD
+            self.w1[cell] = GOOD1 if r & 1 == 0 else BAD
+            self.w2[cell] = GOOD2 if r & 1 else BAD
+        self.cv = array.array('i', [0] * b.w)  # each column's threat value (column())
+        self.gaps = bytearray(8)  # a leaf's new gaps, marked for a moment (go)
+
+    def column(self, c):
+        # The threat value of column c (first player's view), from the threat counts of its
+        # empty cells, lowest first: what a Connect-4 player reads in a column. A threat
+        # counts its cell's weight (its row parity), a quarter of it above a lower threat of
+        # the other side (which comes first), and STACK more right above one of its own
+        # (the two win once the column reaches them).
+        b = self.b
+        t1 = self.t1
+        t2 = self.t2
+        h = b.h
+        v = 0
+        low = 0  # the sides with a threat lower in the column (bit 1: first, bit 2: second)
+        prev = 0  # ... in the cell right below
+        e = c * h + b.heights[c]
+        top = c * h + h
+        while e < top:
+            a = 0
+            if t1[e]:
+                a = 1
+                v += self.w1[e] >> LATE if low == 2 else self.w1[e]
+                if prev & 1:
+                    v += STACK
+            if t2[e]:
+                a |= 2
+                v -= self.w2[e] >> LATE if low == 1 else self.w2[e]
+                if prev & 2:
+                    v -= STACK
+            if not low:
+                low = a
+            prev = a
+            e += 1
+        return v
 
     def gap(self, j, cell):
         # The empty cell of window j other than cell (heights as the search has them).
@@ -106,11 +147,9 @@ class Search(cmsearch.Search):
             elif s == (m - 1) * b.u:
                 t2[self.gap(j, NONE)] += 1
         v = 0
-        for i in range(b.size):
-            if t1[i]:
-                v += self.w1[i]
-            if t2[i]:
-                v -= self.w2[i]
+        for c in range(b.w):
+            self.cv[c] = self.column(c)
+            v += self.cv[c]
         return v
 
     def go(self, depth, max_nodes=0):
@@ -146,8 +185,10 @@ class Search(cmsearch.Search):
         z2 = b.z2
         t1 = self.t1
         t2 = self.t2
+        cv = self.cv
         w1 = self.w1
         w2 = self.w2
+        gaps = self.gaps
         wcells = self.wcells
         crow = self.row
         ccol = self.col
@@ -222,18 +263,13 @@ class Search(cmsearch.Search):
                         u = u2
                         tm = t2  # the mover's threat counts, and the opponent's
                         to = t1
-                        wm = w2
-                        wo = w1
                     else:
                         g = g1
                         u = 1
                         tm = t1
                         to = t2
-                        wm = w1
-                        wo = w2
                     d = 0
-                    if to[cell]:
-                        d = wo[cell]  # the opponent's threat here is gone (its value, ours)
+                    cm = 1 << c if to[cell] else 0  # the columns whose threats change
                     for k in range(wstart[cell], wstart[cell + 1]):
                         j = wins[k]
                         s = st[j]
@@ -247,10 +283,40 @@ class Search(cmsearch.Search):
                                 if crow[e] >= heights[ccol[e]]:
                                     break
                             if not tm[e]:
-                                d += wm[e]
+                                cm |= 1 << ccol[e]
                             tm[e] += 1
                         elif x == SPOIL:
                             to[cell] -= 1
+                    if cm and d < HIT:
+                        # The threat value moves with the columns that changed (a win's d
+                        # stays as it is: its discs are counted below).
+                        x = 0
+                        for k in range(w):
+                            if cm >> k & 1:
+                                # Column k's threat value: Search.column() written out
+                                # (a call would allocate: MicroPython puts a frame of
+                                # more than 11 words on the heap)
+                                v2 = low = prev = 0
+                                e = k * h + heights[k]
+                                while e < k * h + h:
+                                    a = 0
+                                    if t1[e]:
+                                        a = 1
+                                        v2 += w1[e] >> LATE if low == 2 else w1[e]
+                                        if prev & 1:
+                                            v2 += STACK
+                                    if t2[e]:
+                                        a |= 2
+                                        v2 -= w2[e] >> LATE if low == 1 else w2[e]
+                                        if prev & 2:
+                                            v2 -= STACK
+                                    if not low:
+                                        low = a
+                                    prev = a
+                                    e += 1
+                                x += v2 - cv[k]
+                                cv[k] = v2
+                        d += -x if n & 1 else x
                     h1 ^= z1[2 * cell + (n & 1)]
                     h2 ^= z2[2 * cell + (n & 1)]
                     n += 1
@@ -310,14 +376,10 @@ class Search(cmsearch.Search):
                                 g = g2
                                 lm = t2
                                 lo = t1
-                                wm = w2
-                                wo = w1
                             else:
                                 g = g1
                                 lm = t1
                                 lo = t2
-                                wm = w1
-                                wo = w2
                             v = -sc - d if n & 1 else sc - d
                             top = -alpha[ply]
                             score = -INF
@@ -330,23 +392,66 @@ class Search(cmsearch.Search):
                                 if lr < h and not sk >> c2 & 1:
                                     nodes += 1
                                     lc = c2 * h + lr
-                                    d = wo[lc] if lo[lc] else 0
-                                    e2 = NONE
+                                    d = y = ng = 0
                                     for k in range(wstart[lc], wstart[lc + 1]):
-                                        j = wins[k]
-                                        s = st[j]
-                                        x = g[s]
+                                        x = g[st[wins[k]]]
                                         d += x
                                         if x == GROW:
-                                            for i2 in range(j * m, j * m + m):
-                                                e = wcells[i2]
-                                                if e != lc and crow[e] >= heights[ccol[e]]:
-                                                    break
-                                            # (counted once: two windows in a row may share
-                                            # their gap, X X _ X X)
-                                            if not lm[e] and e != e2:
-                                                d += wm[e]
-                                            e2 = e
+                                            y = 1
+                                    cm = 0
+                                    if y and d < HIT:
+                                        # The gaps this leaf makes, marked in lm for now
+                                        # (most leaves make none: looked for only here).
+                                        for k in range(wstart[lc], wstart[lc + 1]):
+                                            j = wins[k]
+                                            if g[st[j]] == GROW:
+                                                for i2 in range(j * m, j * m + m):
+                                                    e = wcells[i2]
+                                                    if e != lc and \
+                                                            crow[e] >= heights[ccol[e]]:
+                                                        break
+                                                if not lm[e]:
+                                                    lm[e] = 1
+                                                    gaps[ng] = e
+                                                    ng += 1
+                                                    cm |= 1 << ccol[e]
+                                    y = 0
+                                    if lo[lc] and d < HIT:
+                                        # The leaf's disc fills a threat of the other side:
+                                        # its column's value without that threat.
+                                        y = lo[lc]
+                                        lo[lc] = 0
+                                        cm |= 1 << c2
+                                    if cm and d < HIT:
+                                        x = 0
+                                        for k in range(w):
+                                            if cm >> k & 1:
+                                                # (column(), as above)
+                                                v2 = low = prev = 0
+                                                e = k * h + heights[k]
+                                                while e < k * h + h:
+                                                    a = 0
+                                                    if t1[e]:
+                                                        a = 1
+                                                        v2 += w1[e] >> LATE if low == 2 else w1[e]
+                                                        if prev & 1:
+                                                            v2 += STACK
+                                                    if t2[e]:
+                                                        a |= 2
+                                                        v2 -= w2[e] >> LATE if low == 1 else w2[e]
+                                                        if prev & 2:
+                                                            v2 -= STACK
+                                                    if not low:
+                                                        low = a
+                                                    prev = a
+                                                    e += 1
+                                                x += v2 - cv[k]
+                                        d += -x if n & 1 else x
+                                    if y:
+                                        lo[lc] = y
+                                    while ng:
+                                        ng -= 1
+                                        lm[gaps[ng]] = 0
                                     if d >= HIT:
                                         score = WIN * ((size + 1 - n) // 2)
                                         bc = c2
@@ -388,6 +493,7 @@ class Search(cmsearch.Search):
                     to = t2
                     ts = m - 1
                     tq = (m - 1) * u2
+                cm = 0
                 for k in range(wstart[cell], wstart[cell + 1]):
                     j = wins[k]
                     s = st[j]
@@ -398,8 +504,36 @@ class Search(cmsearch.Search):
                             if e != cell and crow[e] >= heights[ccol[e]]:
                                 break
                         tm[e] -= 1
+                        if not tm[e]:
+                            cm |= 1 << ccol[e]
                     elif s - u == tq:
                         to[cell] += 1
+                        cm |= 1 << c
+                if cm:
+                    x = 0
+                    for k in range(w):
+                        if cm >> k & 1:
+                            # (column(), as above)
+                            v2 = low = prev = 0
+                            e = k * h + heights[k]
+                            while e < k * h + h:
+                                a = 0
+                                if t1[e]:
+                                    a = 1
+                                    v2 += w1[e] >> LATE if low == 2 else w1[e]
+                                    if prev & 1:
+                                        v2 += STACK
+                                if t2[e]:
+                                    a |= 2
+                                    v2 -= w2[e] >> LATE if low == 1 else w2[e]
+                                    if prev & 2:
+                                        v2 -= STACK
+                                if not low:
+                                    low = a
+                                prev = a
+                                e += 1
+                            x += v2 - cv[k]
+                            cv[k] = v2
                 h1 ^= z1[2 * cell + (n & 1)]
                 h2 ^= z2[2 * cell + (n & 1)]
                 if score > best[ply]:
