@@ -275,8 +275,8 @@ def parse_spec(spec: str) -> tuple[str, list[int]]:
              "wasp": (0, 1), "easyai": (0, 1)}
     if kind not in nargs:
         raise ValueError("bad player %r: expected one of engine:D[:MS], level:L, random, "
-                         "greedy, mc[:N], perfect, pico[:L], pico-search[:L], picobook:P, wasp[:D], "
-                         "easyai[:D]" % spec)
+                         "greedy, mc[:N], perfect, pico[:L], pico-search[:L], picobook:P, "
+                         "wasp[:D], easyai[:D]" % spec)
     lo, hi = nargs[kind]
     if not lo <= len(nums) <= hi:
         raise ValueError("bad player %r: %s takes %d to %d ':' arguments" % (spec, kind, lo, hi))
