@@ -48,7 +48,8 @@ LATE = const(2)
 
 class Search(cmsearch.Search):
     def __init__(self, board, tt_bytes=0, plies=0):
-        cmsearch.Search.__init__(self, board, tt_bytes, plies)
+        # (super(): cmpico puts this class in cmsearch.Search's place)
+        super().__init__(board, tt_bytes, plies)
         b = board
         h = b.h
         size = b.size

@@ -267,6 +267,9 @@ def import_closure(code: str, available: dict[str, Path]) -> list[Path]:
     return [seen[n] for n in sorted(seen)]
 
 
+PICO_SETUP = {"cmpico", "cmsearch7"}
+
+
 def is_microbit(name: str) -> bool:
     """Whether a runner's name is the emulated v1's, on either firmware."""
     return name.startswith("microbit-v1")
@@ -302,6 +305,13 @@ class MicrobitV1:
         if files is not None:
             return resolve_files(files)
         avail = {p.stem: p for p in fw.firmware_files() if p.name != "main.py"}
+        # Not followed into a Pico's set-up (cmhw.setup imports cmpico on a board that is no
+        # micro:bit) unless the code names it: cmpico's imports (its drivers, the 7x6
+        # search cmsearch7) are no micro:bit build's and would fill the v1's ~11 KB
+        # filesystem.
+        direct = imported_names(code)
+        for name in PICO_SETUP - direct:
+            avail.pop(name, None)
         return import_closure(code, avail)
 
     def run(

@@ -21,8 +21,9 @@ TOO_BIG: set[str] = set()
 # Too big for the v1 with the code its build drops (cmsearch's transposition table): there
 # they import as connectm deploy builds them.
 AS_BUILT = {"cmsearch"}
-# Never in a micro:bit build (connectm deploy): pondering, which imports cmsearch whole.
-NOT_ON_MICROBIT = {"cmponder"}
+# Never in a micro:bit build (connectm deploy): pondering, which imports cmsearch whole,
+# and the Pico's 7x6 search (cmsearch7), a second search loop beside cmsearch's.
+NOT_ON_MICROBIT = {"cmponder", "cmsearch7"}
 
 
 def modules_for(interp: str) -> list[str]:

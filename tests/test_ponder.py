@@ -221,7 +221,7 @@ def test_a_game_with_pondering_plays_the_moves_of_one_without(game: Any, seed: i
     import random
 
     import cmboard
-    import cmsearch
+    import cmsearch7  # the Pico's 7x6 search (cmpico sets it up; fw.boot as well)
 
     g = game
     games = []
@@ -257,7 +257,7 @@ def test_a_game_with_pondering_plays_the_moves_of_one_without(game: Any, seed: i
         b = cmboard.Board(7, 6, 4, 1)
         for c in hist[:n]:
             b.play(c)
-        assert cmsearch.Search(b, TT, L[0]).go(L[0], L[1]) == hist[n]
+        assert cmsearch7.Search(b, TT, L[0]).go(L[0], L[1]) == hist[n]
 
 
 def test_main_loop_ponders_and_plays_the_pondered_reply(

@@ -91,14 +91,14 @@ def test_pico_is_the_top_level_with_a_table() -> None:
 def test_pico_levels_are_the_levels_with_its_table() -> None:
     # pico:L: level L as a Pico plays it (--levels --pico): on its 7x6 level 3 to cmhw.WIDE's
     # depth and nodes (not cmlevels'), from an empty table of PICO_TABLE bytes
-    import cmsearch
     import cmhw
+    import cmsearch7  # a Pico's 7x6 search
 
     depth, nodes = cmhw.WIDE[:2]
     p = players.make_player("pico:3")
     assert p.name == "pico:3"
     b = board("4453")
-    assert p.choose(b) == cmsearch.Search(b, levels.PICO_TABLE, cmhw.TOP[0]).go(depth, nodes)
+    assert p.choose(b) == cmsearch7.Search(b, levels.PICO_TABLE, cmhw.TOP[0]).go(depth, nodes)
     assert players.make_player("pico:%d" % levels.count()).choose(b) == \
         players.make_player("pico").choose(b)
     with pytest.raises(ValueError, match="levels are 1..%d" % levels.count()):

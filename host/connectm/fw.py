@@ -158,14 +158,17 @@ def boot(disp: Any, w: int, h: int, tt: int = 0, key: Any = None,
     import cmlines
     import cmsave
     import cmsearch
+    import cmsearch7
 
-    kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines)}
-    inits = [(c, c.__init__) for c in (cmboard.Board, cmsearch.Search)]
+    kept = {m: dict(vars(m)) for m in (cmhw, cmsave, cmlines, cmsearch)}
+    inits = [(c, c.__init__) for c in (cmboard.Board, cmsearch.Search, cmsearch7.Search)]
     # A board boots with the game's module state new (its first game, level and scores; the
     # module's own LEVELS, which a board with a table changes): so does each boot here, not
     # the state an earlier boot in this process left behind.
     importlib.reload(cmgame)
     cmhw.setup = lambda: (disp, key, w, h, tt)
+    if tt and w * h > 20:
+        cmsearch.Search = cmsearch7.Search  # a Pico's 7x6 search, as cmpico.setup() sets it
     cmsave.load = lambda: text
     try:
         env: dict[str, Any] = {"__name__": "__main__"}
