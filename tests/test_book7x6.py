@@ -147,6 +147,22 @@ def test_perfect_lines_are_the_builders(lines_exact: exact7x6.Memo) -> None:
 
 @pytest.mark.extended
 @needs_bitbully
+def test_warmed_perfect_lines_are_the_one_process_ones() -> None:
+    # `connectm book --size 7x6 --jobs 2`: the lines' searches and scores in two processes
+    # (warm), then the one walk, which adds the same records as without them and searches
+    # nothing they did not (to ply 16: 2 x 2 minutes)
+    plain = before(committed(), book7x6.PLIES)
+    warmed = dict(plain)
+    added = book7x6.perfect_lines(plain, table=levels.PICO_TABLE, until=16)
+    searched, exact = book7x6.warm(warmed, levels.PICO_TABLE, until=16, jobs=2)
+    known = len(searched)
+    assert book7x6.perfect_lines(warmed, table=levels.PICO_TABLE, until=16, exact=exact,
+                                 searched=searched) == added > 10
+    assert warmed == plain and len(searched) == known
+
+
+@pytest.mark.extended
+@needs_bitbully
 def test_top_level_keeps_every_exact_score_on_the_perfect_lines(
         lines_exact: exact7x6.Memo) -> None:
     # the Pico's top level as the device plays it (cmgame.cpu: the file through cmbook, then
@@ -265,4 +281,9 @@ def test_book_options_for_7x6_only(tmp_path: Path, capsys: pytest.CaptureFixture
         assert cli.main(["book", "--size", "5x4", *extra, "--out", str(out)]) == 2
         assert capsys.readouterr().err == "connectm: error: %s is for 7x6 connect 4 only%s\n" % (
             what, ", 1..42" if what == "--plies" else "")
+    for size, extra in (("5x4", ["--jobs", "2"]), ("7x6", ["--jobs", "0"]),
+                        ("7x6", ["--jobs", "2", "--no-lines"])):
+        assert cli.main(["book", "--size", size, *extra, "--out", str(out)]) == 2
+        assert capsys.readouterr().err == ("connectm: error: --jobs is for the 7x6 book's "
+                                           "perfect lines, 1 or more\n")
     assert not out.exists() and not (tmp_path / "build").exists()

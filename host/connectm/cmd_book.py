@@ -25,6 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="7x6: without the perfect lines (the top level's corrections in every "
                    "game it plays against perfect play after any opening: first, any first "
                    "two opponent moves; second, any first move)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="7x6: the perfect lines' searches in this many processes first (the "
+                   "same book; default 1)")
     add_table_arg(p)
     p.add_argument("--out", type=Path,
                    help="book file (default firmware/WxHcM.bk, with a table WxHcMtBYTES.bk; "
@@ -41,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--plies is for 7x6 connect 4 only, 1..42")
     if not args.lines and not seek:
         raise ValueError("--no-lines is for 7x6 connect 4 only")
+    if args.jobs < 1 or args.jobs > 1 and not (seek and args.lines):
+        raise ValueError("--jobs is for the 7x6 book's perfect lines, 1 or more")
     if args.table and seek:
         raise ValueError("--table: the 7x6 book holds exact moves, for any search")
     if seek:
@@ -59,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         tmp.parent.mkdir(exist_ok=True)
         if seek:
-            built = book7x6.build(args.plies or book7x6.PLIES, log, args.lines)
+            built = book7x6.build(args.plies or book7x6.PLIES, log, args.lines,
+                                  jobs=args.jobs)
             tmp.write_bytes(book7x6.encode(built))
         else:
             # A board with a table: its book starts from the lines of the book without one
