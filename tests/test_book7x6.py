@@ -147,15 +147,23 @@ def test_perfect_lines_are_the_builders(lines_exact: exact7x6.Memo) -> None:
 
 @pytest.mark.extended
 @needs_bitbully
-def test_warmed_perfect_lines_are_the_one_process_ones() -> None:
+def test_warmed_perfect_lines_are_the_one_process_ones(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     # `connectm book --size 7x6 --jobs 2`: the lines' searches and scores in two processes
     # (warm), then the one walk, which adds the same records as without them and searches
-    # nothing they did not (to ply 16: 2 x 2 minutes)
+    # nothing they did not (to ply 16: 2 x 2 minutes); the pieces kept are read back, not
+    # walked again
     plain = before(committed(), book7x6.PLIES)
     warmed = dict(plain)
     added = book7x6.perfect_lines(plain, table=levels.PICO_TABLE, until=16)
-    searched, exact = book7x6.warm(warmed, levels.PICO_TABLE, until=16, jobs=2)
+    searched, exact = book7x6.warm(warmed, levels.PICO_TABLE, until=16, jobs=2, keep=tmp_path)
     known = len(searched)
+    assert len(list(tmp_path.glob("*/*.pickle"))) == 56
+    monkeypatch.setattr(book7x6, "perfect_lines", None)  # (read back: no walk)
+    again, again_exact = book7x6.warm(warmed, levels.PICO_TABLE, until=16, jobs=2,
+                                      keep=tmp_path)
+    assert (again, again_exact.known) == (searched, exact.known)
+    monkeypatch.undo()
     assert book7x6.perfect_lines(warmed, table=levels.PICO_TABLE, until=16, exact=exact,
                                  searched=searched) == added > 10
     assert warmed == plain and len(searched) == known

@@ -12,6 +12,8 @@ Only the building needs bitbully; the file is data, committed, and every board r
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from pathlib import Path
 from typing import Any, Callable
 
@@ -91,7 +93,9 @@ def build(plies: int = PLIES, progress: Callable[[str], None] | None = None,
         searched: dict[bytes, int] = {}
         exact = None
         if jobs > 1:
-            searched, exact = warm(entries, levels.PICO_TABLE, free=free, jobs=jobs)
+            searched, exact = warm(entries, levels.PICO_TABLE, free=free, jobs=jobs,
+                                   keep=fw.firmware_dir().parent / ".cache" / "book7x6",
+                                   progress=progress)
             if progress:
                 progress("perfect lines warmed in %d processes: %d positions searched"
                          % (jobs, len(searched)))
@@ -178,38 +182,58 @@ def walk_lines(b: Any, device: int, choose: Callable[[], int], exact: exact7x6.M
 
 
 def warm(entries: dict[bytes, int], table: int, until: int = 0, free: tuple[int, int] = FREE,
-         jobs: int = 2) -> tuple[dict[bytes, int], exact7x6.Memo]:
+         jobs: int = 2, keep: Path | None = None,
+         progress: Callable[[str], None] | None = None
+         ) -> tuple[dict[bytes, int], exact7x6.Memo]:
     """The searches and exact scores of the perfect lines, in ``jobs`` processes: a piece of
     work is one colour's lines after one of the opponent's free openings (first: its first
     two moves, 49; second: its first, 7), walked by perfect_lines on its own copy of
     ``entries``. Returns (searched, exact) for perfect_lines, whose one walk then searches
     only what they did not meet (a record one piece added may lead another's line
-    elsewhere): the book is the one-process build's, in a fraction of its time."""
+    elsewhere): the book is the one-process build's. ``keep``: a folder where each piece
+    done is saved, under a name made from everything its walk reads (the firmware, this
+    module, the records, the arguments), and read back instead of walked: a build
+    stopped half-way goes on from there."""
     import itertools
     import multiprocessing
 
     work = [(device, opening) for device in (1, 2)
             for opening in itertools.product(range(SIZE[0]),
                                               repeat=(free[device - 1] + device - 1) // 2)]
+    if keep is not None:
+        h = hashlib.sha1(encode(entries) + repr((table, until, free)).encode())
+        for f in sorted(fw.firmware_dir().glob("*.py")) + [Path(__file__), Path(book.__file__)]:
+            h.update(f.read_bytes())
+        keep = keep / h.hexdigest()[:16]
+        keep.mkdir(parents=True, exist_ok=True)
     searched: dict[bytes, int] = {}
     exact = exact7x6.Memo()
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for s, known in pool.imap_unordered(
-                _warm_piece, [(entries, table, until, free, w) for w in work]):
+        for i, (s, known) in enumerate(pool.imap_unordered(
+                _warm_piece, [(entries, table, until, free, w, keep) for w in work])):
             searched.update(s)
             exact.known.update(known)
+            if progress:
+                progress("perfect lines warmed: %d of %d pieces" % (i + 1, len(work)))
     return searched, exact
 
 
 def _warm_piece(args: tuple[dict[bytes, int], int, int, tuple[int, int],
-                            tuple[int, tuple[int, ...]]]
+                            tuple[int, tuple[int, ...]], Path | None]
                 ) -> tuple[dict[bytes, int], dict[bytes, dict[int, int]]]:
-    """One of warm's pieces: (searched, exact scores) of its lines."""
-    entries, table, until, free, (device, opening) = args
+    """One of warm's pieces: (searched, exact scores) of its lines, walked or read back."""
+    entries, table, until, free, (device, opening), keep = args
+    saved = keep / ("%d-%s.pickle" % (device, "".join(map(str, opening)))) if keep else None
+    if saved and saved.is_file():
+        return pickle.loads(saved.read_bytes())
     searched: dict[bytes, int] = {}
     exact = exact7x6.Memo()
     perfect_lines(dict(entries), None, table, until, free, devices=(device,), exact=exact,
                   searched=searched, opening=opening)
+    if saved:
+        tmp = saved.with_suffix(".part")  # whole or absent: renamed once written
+        tmp.write_bytes(pickle.dumps((searched, exact.known)))
+        tmp.replace(saved)
     return searched, exact.known
 
 
