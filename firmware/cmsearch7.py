@@ -14,31 +14,34 @@
 # Bookkeeping: t1[cell] and t2[cell] count each side's windows that are one disc short and
 # whose empty cell is this one, kept up to date on every make and unmake inside the search
 # loop (no allocation: arrays made once). A window changes status only when a disc makes
-# it one short (its gain, cmlines' g tables, is then GROW) or spoils the opponent's one
-# short window (gain SPOIL, and the empty cell is the disc's own), so a table read already
-# done tells which windows to look at. The threat part of the score moves with the same
-# gain d that carries the window counts (the mover's view), so the search's score keeps
+# it one short or spoils the opponent's one-short window (the empty cell is then the
+# disc's own), so the window's state, read anyway for its gain, tells which to look at; a
+# disc on its own side's threat wins. The threat part of the score moves with the same
+# gain d that carries the windows' worth (the mover's view), so the search's score keeps
 # its one running sum and its undo history (past[]).
+#
+# The windows' worth: g1[j * uu + st] is what a disc of the first player gains in window j
+# in state st (cmlines' numbering), g2 the second player's, from the window weights wv
+# (cmfit7's on 7x6: each window its own, fitted; cmlines' 1, 8, 64 elsewhere).
 from micropython import const
 import array
 import cmsearch
 
 WIN = const(65536)  # cmboard.WIN
-HIT = const(32768)  # cmboard.HIT
 INF = const(1 << 29)  # cmtt.NO_SCORE
 EXACT = const(1)  # cmtt's bounds
 LOWER = const(2)
 UPPER = const(3)
 NONE = const(255)
-GROW = const(56)  # cmlines' gain of a disc that makes its own window one short (64 - 8)
-SPOIL = const(64)  # ... that spoils the opponent's one-short window (a blocked threat)
 PONDER = const(1)  # cmsearch.PONDER
 SLICE = const(128)  # cmsearch.SLICE
-# The threat weights (the board's score units: a window one short counts 64): the first
-# player's threat on an odd row (GOOD1: with the second player's even threats elsewhere it
-# still wins the zugzwang), the second player's on an even one (GOOD2), either on the
-# other parity (BAD); two of a side's threats one above the other (STACK more); a threat
-# above the other side's lower threat in its column counts 1/4 (LATE: a shift).
+# On 7x6, connect 4, the evaluation's weights are fitted ones (cmfit7: a weight for each
+# window's state and each cell's threat). On other boards they are these, in cmlines'
+# units (a window one short counts 64): the first player's threat on an odd row (GOOD1:
+# with the second player's even threats elsewhere it still wins the zugzwang), the second
+# player's on an even one (GOOD2), either on the other parity (BAD); two of a side's
+# threats one above the other (STACK more); a threat above the other side's lower threat
+# in its column counts 1/4 (LATE: a shift).
 GOOD1 = const(160)
 GOOD2 = const(80)
 BAD = const(24)
@@ -86,7 +89,74 @@ class Search(cmsearch.Search):
             self.w1[cell] = GOOD1 if r & 1 == 0 else BAD
             self.w2[cell] = GOOD2 if r & 1 else BAD
         self.cv = array.array('i', [0] * b.w)  # each column's threat value (column())
+        self.weigh()
         self.gaps = bytearray(8)  # a leaf's new gaps, marked for a moment (go)
+
+    def weigh(self):
+        # The evaluation's weights, into the tables the search reads: cmfit7's on 7x6
+        # (connect 4), else cmlines' window values and the GOOD/BAD/STACK threats above.
+        b = self.b
+        m = b.m
+        k = m - 1  # a window's weights: k for the first player's discs, k for the second's
+        nw = len(b.st)
+        wv = self.wv = array.array('h', [0] * (nw * 2 * k))
+        w1l = self.w1l = array.array('h', [0] * b.size)  # a threat above the other's
+        w2l = self.w2l = array.array('h', [0] * b.size)
+        if (b.w, b.h, m) == (7, 6, 4):
+            import cmfit7
+            for i in range(len(wv)):
+                wv[i] = cmfit7.WINDOWS[i]
+            t = cmfit7.THREATS
+            for e in range(b.size):
+                self.w1[e] = t[4 * e]
+                w1l[e] = t[4 * e + 1]
+                self.w2[e] = -t[4 * e + 2]
+                w2l[e] = -t[4 * e + 3]
+            self.stack1 = cmfit7.STACKS[0]
+            self.stack2 = -cmfit7.STACKS[1]
+        else:
+            for j in range(nw):
+                for a in range(max(1, m - 3), m):
+                    wv[j * 2 * k + a - 1] = 1 << (3 * (3 - m + a))
+                    wv[j * 2 * k + k + a - 1] = -(1 << (3 * (3 - m + a)))
+            for e in range(b.size):
+                w1l[e] = self.w1[e] >> LATE
+                w2l[e] = self.w2[e] >> LATE
+            self.stack1 = self.stack2 = STACK
+        # The gains: the rise of the mover's window, or the worth it spoils. A disc that
+        # completes a window wins (the search sees it from the threat counts): gain 0.
+        u = b.u
+        uu = u * u
+        g1 = self.g1 = array.array('h', [0] * (nw * uu))
+        g2 = self.g2 = array.array('h', [0] * (nw * uu))
+        for j in range(nw):
+            for s in range(uu):
+                a = s % u
+                o = s // u
+                if a + o < m and not (a + 1 == m and not o):
+                    g1[j * uu + s] = self.worth(j, s + 1) - self.worth(j, s)
+                if a + o < m and not (o + 1 == m and not a):
+                    g2[j * uu + s] = self.worth(j, s) - self.worth(j, s + u)
+
+    def worth(self, j, s):
+        # Window j's worth in state s (first player's view): one side's discs only, or 0.
+        u = self.b.u
+        k = self.b.m - 1
+        a = s % u
+        o = s // u
+        if a and not o and a <= k:
+            return self.wv[j * 2 * k + a - 1]
+        if o and not a and o <= k:
+            return self.wv[j * 2 * k + k + o - 1]
+        return 0
+
+    def windows(self):
+        # The windows' part of the score (first player's view), from their states: the
+        # search starts from here.
+        v = 0
+        for j in range(len(self.b.st)):
+            v += self.worth(j, self.b.st[j])
+        return v
 
     def column(self, c):
         # The threat value of column c (first player's view), from the threat counts of its
@@ -107,14 +177,14 @@ class Search(cmsearch.Search):
             a = 0
             if t1[e]:
                 a = 1
-                v += self.w1[e] >> LATE if low == 2 else self.w1[e]
+                v += self.w1l[e] if low == 2 else self.w1[e]
                 if prev & 1:
-                    v += STACK
+                    v += self.stack1
             if t2[e]:
                 a |= 2
-                v -= self.w2[e] >> LATE if low == 1 else self.w2[e]
+                v -= self.w2l[e] if low == 1 else self.w2[e]
                 if prev & 2:
-                    v -= STACK
+                    v -= self.stack2
             if not low:
                 low = a
             prev = a
@@ -179,9 +249,10 @@ class Search(cmsearch.Search):
         wstart = b.wstart
         wins = b.wins
         st = b.st
-        g1 = b.g1
-        g2 = b.g2
+        g1 = self.g1
+        g2 = self.g2
         u2 = b.u
+        uu = u2 * u2
         z1 = b.z1
         z2 = b.z2
         t1 = self.t1
@@ -189,6 +260,10 @@ class Search(cmsearch.Search):
         cv = self.cv
         w1 = self.w1
         w2 = self.w2
+        w1l = self.w1l
+        w2l = self.w2l
+        stack1 = self.stack1
+        stack2 = self.stack2
         gaps = self.gaps
         wcells = self.wcells
         crow = self.row
@@ -198,7 +273,7 @@ class Search(cmsearch.Search):
         self.stopped = False
         if b.over():
             return NONE
-        tv = self.threats()
+        tv = self.threats() + self.windows()
         nodes = target = stop = 0
         if PONDER:
             self.pc = SLICE
@@ -206,7 +281,7 @@ class Search(cmsearch.Search):
             target += 1
             leaf = target - 1
             n = b.n
-            sc = b.score + tv  # player 1's view: the windows, and the threats
+            sc = tv  # player 1's view: the windows, and the threats
             h1 = b.h1
             h2 = b.h2
             ply = 0
@@ -264,20 +339,23 @@ class Search(cmsearch.Search):
                         u = u2
                         tm = t2  # the mover's threat counts, and the opponent's
                         to = t1
+                        ts = m - 1  # the opponent's one-short window state
                     else:
                         g = g1
                         u = 1
                         tm = t1
                         to = t2
+                        ts = (m - 1) * u2
+                    gs = (m - 2) * u  # the mover's window a disc from one short
+                    won = tm[cell]
                     d = 0
                     cm = 1 << c if to[cell] else 0  # the columns whose threats change
                     for k in range(wstart[cell], wstart[cell + 1]):
                         j = wins[k]
                         s = st[j]
-                        x = g[s]
-                        d += x
+                        d += g[j * uu + s]
                         st[j] = s + u
-                        if x == GROW:
+                        if s == gs:
                             # A new window one short: its gap (the one empty cell left).
                             for i in range(j * m, j * m + m):
                                 e = wcells[i]
@@ -286,11 +364,11 @@ class Search(cmsearch.Search):
                             if not tm[e]:
                                 cm |= 1 << ccol[e]
                             tm[e] += 1
-                        elif x == SPOIL:
+                        elif s == ts:
                             to[cell] -= 1
-                    if cm and d < HIT:
-                        # The threat value moves with the columns that changed (a win's d
-                        # stays as it is: its discs are counted below).
+                    if cm and not won:
+                        # The threat value moves with the columns that changed (a win is
+                        # scored by its discs, below).
                         x = 0
                         for k in range(w):
                             if cm >> k & 1:
@@ -303,14 +381,14 @@ class Search(cmsearch.Search):
                                     a = 0
                                     if t1[e]:
                                         a = 1
-                                        v2 += w1[e] >> LATE if low == 2 else w1[e]
+                                        v2 += w1l[e] if low == 2 else w1[e]
                                         if prev & 1:
-                                            v2 += STACK
+                                            v2 += stack1
                                     if t2[e]:
                                         a |= 2
-                                        v2 -= w2[e] >> LATE if low == 1 else w2[e]
+                                        v2 -= w2l[e] if low == 1 else w2[e]
                                         if prev & 2:
-                                            v2 -= STACK
+                                            v2 -= stack2
                                     if not low:
                                         low = a
                                     prev = a
@@ -321,7 +399,7 @@ class Search(cmsearch.Search):
                     h1 ^= z1[2 * cell + (n & 1)]
                     h2 ^= z2[2 * cell + (n & 1)]
                     n += 1
-                    if d >= HIT:
+                    if won:
                         score = WIN * ((size + 2 - n) // 2)
                         if ply and ply == leaf:
                             nxt[ply] = done
@@ -373,14 +451,18 @@ class Search(cmsearch.Search):
                             # The child is a frontier node: its children (leaves) scored from
                             # their gains without playing them (cmsearch.go), threats too:
                             # the gaps each leaf's disc would make, and the threat it blocks.
+                            # (None of these leaves wins: its mover has no playable
+                            # threat, seen above.)
                             if n & 1:
                                 g = g2
                                 lm = t2
                                 lo = t1
+                                gs = (m - 2) * u2
                             else:
                                 g = g1
                                 lm = t1
                                 lo = t2
+                                gs = m - 2
                             v = -sc - d if n & 1 else sc - d
                             top = -alpha[ply]
                             score = -INF
@@ -395,17 +477,18 @@ class Search(cmsearch.Search):
                                     lc = c2 * h + lr
                                     d = y = ng = 0
                                     for k in range(wstart[lc], wstart[lc + 1]):
-                                        x = g[st[wins[k]]]
-                                        d += x
-                                        if x == GROW:
+                                        j = wins[k]
+                                        s = st[j]
+                                        d += g[j * uu + s]
+                                        if s == gs:
                                             y = 1
                                     cm = 0
-                                    if y and d < HIT:
+                                    if y:
                                         # The gaps this leaf makes, marked in lm for now
                                         # (most leaves make none: looked for only here).
                                         for k in range(wstart[lc], wstart[lc + 1]):
                                             j = wins[k]
-                                            if g[st[j]] == GROW:
+                                            if st[j] == gs:
                                                 for i2 in range(j * m, j * m + m):
                                                     e = wcells[i2]
                                                     if e != lc and \
@@ -417,13 +500,13 @@ class Search(cmsearch.Search):
                                                     ng += 1
                                                     cm |= 1 << ccol[e]
                                     y = 0
-                                    if lo[lc] and d < HIT:
+                                    if lo[lc]:
                                         # The leaf's disc fills a threat of the other side:
                                         # its column's value without that threat.
                                         y = lo[lc]
                                         lo[lc] = 0
                                         cm |= 1 << c2
-                                    if cm and d < HIT:
+                                    if cm:
                                         x = 0
                                         for k in range(w):
                                             if cm >> k & 1:
@@ -434,14 +517,14 @@ class Search(cmsearch.Search):
                                                     a = 0
                                                     if t1[e]:
                                                         a = 1
-                                                        v2 += w1[e] >> LATE if low == 2 else w1[e]
+                                                        v2 += w1l[e] if low == 2 else w1[e]
                                                         if prev & 1:
-                                                            v2 += STACK
+                                                            v2 += stack1
                                                     if t2[e]:
                                                         a |= 2
-                                                        v2 -= w2[e] >> LATE if low == 1 else w2[e]
+                                                        v2 -= w2l[e] if low == 1 else w2[e]
                                                         if prev & 2:
-                                                            v2 -= STACK
+                                                            v2 -= stack2
                                                     if not low:
                                                         low = a
                                                     prev = a
@@ -453,10 +536,6 @@ class Search(cmsearch.Search):
                                     while ng:
                                         ng -= 1
                                         lm[gaps[ng]] = 0
-                                    if d >= HIT:
-                                        score = WIN * ((size + 1 - n) // 2)
-                                        bc = c2
-                                        break
                                     d = 0 if last else d + v
                                     if d > score:
                                         score = d
@@ -521,14 +600,14 @@ class Search(cmsearch.Search):
                                 a = 0
                                 if t1[e]:
                                     a = 1
-                                    v2 += w1[e] >> LATE if low == 2 else w1[e]
+                                    v2 += w1l[e] if low == 2 else w1[e]
                                     if prev & 1:
-                                        v2 += STACK
+                                        v2 += stack1
                                 if t2[e]:
                                     a |= 2
-                                    v2 -= w2[e] >> LATE if low == 1 else w2[e]
+                                    v2 -= w2l[e] if low == 1 else w2[e]
                                     if prev & 2:
-                                        v2 -= STACK
+                                        v2 -= stack2
                                 if not low:
                                     low = a
                                 prev = a

@@ -46,8 +46,8 @@ def test_the_scope_of_a_module_comes_from_the_builds(tmp_path: Path) -> None:
     built, pico = ff.builds(), ff.pico_only()
     assert built["cmsearch"] == {"v1", "v2"} and built["cmtt"] == {"v2"}
     assert built["cmmoves"] == set() and built["cmpico"] == set()
-    assert pico == {"cmbook", "cmpico", "cmponder", "cmsearch7", "drv_buttons", "drv_max7219",
-                    "drv_neopixel"}
+    assert pico == {"cmbook", "cmfit7", "cmpico", "cmponder", "cmsearch7", "drv_buttons",
+                    "drv_max7219", "drv_neopixel"}
     by_name = {f.name: f for f in ff.LACKING}
     # the v1 never gets cmtt: its memoryview is the v2's, which has one
     assert ff.scope("cmtt", by_name["memoryview"], built, pico) == set()

@@ -22,8 +22,9 @@ TOO_BIG: set[str] = set()
 # they import as connectm deploy builds them.
 AS_BUILT = {"cmsearch"}
 # Never in a micro:bit build (connectm deploy): pondering, which imports cmsearch whole,
-# and the Pico's 7x6 search (cmsearch7), a second search loop beside cmsearch's.
-NOT_ON_MICROBIT = {"cmponder", "cmsearch7"}
+# and the Pico's 7x6 search (cmsearch7, its weights cmfit7), a second search loop beside
+# cmsearch's.
+NOT_ON_MICROBIT = {"cmponder", "cmsearch7", "cmfit7"}
 
 
 def modules_for(interp: str) -> list[str]:

@@ -62,7 +62,7 @@ BOARDS: dict[str, BoardSpec] = {
     "microbit": BoardSpec(  # the v1 (--board microbit-v1)
         "microbit", "BBC micro:bit v1", ("drv_microbit",),
         frozenset({"cmsolve", "cmperft", "cmtt", "cmpico", "cmponder", "cmbook", "drv_buttons",
-                   "cmsearch7"}),
+                   "cmsearch7", "cmfit7"}),
         True,
         fixed=(5, 4, 4),
     ),
@@ -70,7 +70,7 @@ BOARDS: dict[str, BoardSpec] = {
     "microbit-v2": BoardSpec(
         "microbit-v2", "BBC micro:bit v2", ("drv_microbit",),
         frozenset({"cmsolve", "cmperft", "cmpico", "cmponder", "cmbook", "drv_buttons",
-                   "cmsearch7"}), True,
+                   "cmsearch7", "cmfit7"}), True,
         fixed=(5, 4, 4), v2=True,
     ),
     "pico-max7219": BoardSpec(
