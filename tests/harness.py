@@ -336,8 +336,10 @@ class MicrobitV1:
         if len(code) > self.INLINE_MAX:
             wanted["_cmrun.py"] = code.encode()
             code = "import _cmrun\n"
-        if self._load(wanted):
-            dev.soft_reset()
+        # A soft reset after the check of the files as well: its code leaves names in the
+        # heap (qstrs), and a module that fits only just would meet the heap they split.
+        self._load(wanted)
+        dev.soft_reset()
         try:  # (the code is checked on the board before it runs: Microbit.exec)
             return dev.exec(code, timeout=timeout or self.timeout)
         except DeviceError as e:

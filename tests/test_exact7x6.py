@@ -83,16 +83,16 @@ def test_perfect_plays_as_with_cmsolve(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_picobook_plays_the_book_before_its_ply() -> None:
-    # Past the Pico's own book (before ply 14), after these 14 plies of a game wasp won,
-    # the top level answers 4 (0-based 3), which loses, where 3 (0-based 2) still wins;
-    # a book through ply 15 holds that position, one through ply 14 does not.
-    moves = "36535455344434"
+    # Past the Pico's own book (before ply 14), after these 14 plies of a game against
+    # wasp, the top level answers 3 (0-based 2), which loses, where 6 (0-based 5) still
+    # wins; a book through ply 15 holds that position, one through ply 14 does not.
+    moves = "74664464446323"
     b = board(moves)
     pico = players.make_player("pico").choose(b)
     scores = exact7x6.scores(b)
     assert scores[pico] < 0 < max(scores.values())
     booked = players.make_player("picobook:15")
-    assert booked.choose(b) == 2 and booked.booked == {moves}
+    assert booked.choose(b) == 5 and booked.booked == {moves}
     assert players.make_player("picobook:14").choose(b) == pico
 
 

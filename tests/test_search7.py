@@ -6,7 +6,9 @@ per node; and that only a Pico's build has it."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,7 @@ import cmsearch  # noqa: E402
 import cmsearch7  # noqa: E402
 
 WIN = 65536
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def random_position(rng: random.Random, most: int) -> object:
@@ -131,8 +134,8 @@ def test_scores_are_the_brute_force_ones() -> None:
 # move --table 199680` plays it past the book. Recorded from this search: move, score,
 # depth, nodes.
 CASES = ["", "4453", "3641443556", "44444326", "2435476443424233"]
-RECORDED = ["3 438 7 10268", "3 -16 8 10292", "4 110 9 10294", "1 161 7 10469",
-            "2 696 9 10372"]
+RECORDED = ["3 360 7 10341", "3 -8 8 10471", "4 133 9 10315", "2 139 7 10286",
+            "2 532 9 10399"]
 CODE = """import cmboard
 import cmsearch7
 for mv in %r:
@@ -174,3 +177,59 @@ def test_the_host_plays_as_the_pico() -> None:
     assert type(book.Player(7, 6, 4, 4, table=levels.PICO_TABLE).search) is cmsearch7.Search
     assert type(book.Player(5, 4, 4, 4, table=32768).search) is cmsearch.Search
     assert type(book.Player(7, 6, 4, 4).search) is cmsearch.Search
+
+
+# ---------------------------------------------------------------- the fitted weights (cmfit7)
+
+FIT = Path(__file__).resolve().parent.parent / "tools" / "fit7x6.py"
+
+
+def fit_tool() -> object:
+    spec = importlib.util.spec_from_file_location("fit7x6", FIT)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+def test_the_fits_terms_are_the_searchs_evaluation() -> None:
+    # The weights are fitted to the terms tools/fit7x6.py reads off a position: with
+    # cmfit7's weights on them (no bias, no side to move) they sum to the score cmsearch7
+    # starts from, its windows' worth and its threats.
+    import cmfit7
+
+    tool = fit_tool()
+    terms = tool.Terms()  # type: ignore[attr-defined]
+    w = list(cmfit7.WINDOWS) + list(cmfit7.THREATS) + list(cmfit7.STACKS) + [0, 0]
+    rng = random.Random(11)
+    for _ in range(80):
+        b = random_position(rng, 36)
+        mv = cmmoves.moves(b)
+        s = cmsearch7.Search(b, 0)
+        want = s.windows() + s.threats()  # type: ignore[attr-defined]
+        for mirror in (False, True):
+            got = sum(w[j] for j in terms.of(mv, mirror))  # type: ignore[attr-defined]
+            if mirror:
+                m = cmboard.Board(7, 6, 4)
+                cmmoves.play_moves(m, "".join(str(8 - int(c)) for c in mv))
+                s2 = cmsearch7.Search(m, 0)
+                assert got == s2.windows() + s2.threats(), mv  # type: ignore[attr-defined]
+            else:
+                assert got == want, mv
+
+
+def test_no_evaluation_reaches_a_win() -> None:
+    # A score of WIN or more is a win: every window's and threat's largest weight summed
+    # (more than any position can hold) stays below it.
+    import cmfit7
+
+    most = sum(max(abs(v) for v in cmfit7.WINDOWS[6 * j:6 * j + 6]) for j in range(69))
+    most += sum(abs(v) for v in cmfit7.THREATS) + 42 * max(abs(v) for v in cmfit7.STACKS)
+    assert most < WIN
+
+
+@pytest.mark.extended
+def test_fitting_the_checked_in_positions_writes_cmfit7(tmp_path: Path) -> None:
+    tool = fit_tool()
+    out = tmp_path / "cmfit7.py"
+    assert tool.main(["fit", str(DATA / "fit7x6.txt.gz"), "--out", str(out)]) == 0  # type: ignore
+    assert out.read_text() == (fw.firmware_dir() / "cmfit7.py").read_text()
