@@ -18,7 +18,8 @@
 # disc's own), so the window's state, read anyway for its gain, tells which to look at; a
 # disc on its own side's threat wins. The threat part of the score moves with the same
 # gain d that carries the windows' worth (the mover's view), so the search's score keeps
-# its one running sum and its undo history (past[]).
+# its one running sum and its undo history (past[]: its own, of 32-bit scores, as the
+# fitted weights may sum past the board's 16-bit one).
 #
 # The windows' worth: g1[j * uu + st] is what a disc of the first player gains in window j
 # in state st (cmlines' numbering), g2 the second player's, from the window weights wv
@@ -89,6 +90,7 @@ class Search(cmsearch.Search):
             self.w1[cell] = GOOD1 if r & 1 == 0 else BAD
             self.w2[cell] = GOOD2 if r & 1 else BAD
         self.cv = array.array('i', [0] * b.w)  # each column's threat value (column())
+        self.past = array.array('i', [0] * size)  # the score before each move (go)
         self.weigh()
         self.gaps = bytearray(8)  # a leaf's new gaps, marked for a moment (go)
 
@@ -245,7 +247,7 @@ class Search(cmsearch.Search):
         size = b.size
         heights = b.heights
         hist = b.hist
-        past = b.past
+        past = self.past
         wstart = b.wstart
         wins = b.wins
         st = b.st

@@ -219,12 +219,14 @@ def test_the_fits_terms_are_the_searchs_evaluation() -> None:
 
 def test_no_evaluation_reaches_a_win() -> None:
     # A score of WIN or more is a win: every window's and threat's largest weight summed
-    # (more than any position can hold) stays below it.
+    # (more than any position can hold) stays below it. (It is above the board's 16-bit
+    # undo history: cmsearch7 keeps its own, of 32 bits.)
     import cmfit7
 
     most = sum(max(abs(v) for v in cmfit7.WINDOWS[6 * j:6 * j + 6]) for j in range(69))
     most += sum(abs(v) for v in cmfit7.THREATS) + 42 * max(abs(v) for v in cmfit7.STACKS)
     assert most < WIN
+    assert cmsearch7.Search(cmboard.Board(7, 6, 4), 0).past.typecode == "i"  # type: ignore
 
 
 @pytest.mark.extended
