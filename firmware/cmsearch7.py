@@ -48,6 +48,10 @@ GOOD2 = const(80)
 BAD = const(24)
 STACK = const(100)
 LATE = const(2)
+# The fitted weights play the middle game, the hand-set ones from this ply on: measured, the
+# fitted keep the exact value more often before it, the hand-set ones after it
+# (docs/pico-7x6.md).
+HAND = const(16)
 
 
 class Search(cmsearch.Search):
@@ -80,31 +84,43 @@ class Search(cmsearch.Search):
             self.ords[len(b.ords) + 2 * c + 1] = NONE
         self.col = bytearray(size)  # a cell's column and row, without a division per node
         self.row = bytearray(size)
-        # A threat's worth to its owner by cell: w1 the first player's, w2 the second's.
-        self.w1 = array.array('h', [0] * size)
-        self.w2 = array.array('h', [0] * size)
         for cell in range(size):
-            r = cell % h
             self.col[cell] = cell // h
-            self.row[cell] = r
-            self.w1[cell] = GOOD1 if r & 1 == 0 else BAD
-            self.w2[cell] = GOOD2 if r & 1 else BAD
+            self.row[cell] = cell % h
         self.cv = array.array('i', [0] * b.w)  # each column's threat value (column())
         self.past = array.array('i', [0] * size)  # the score before each move (go)
+        # The evaluation's weights (weigh): a window's by its state (wv, and the gains g1,
+        # g2 from them), a threat's to its owner by cell (w1 the first player's, w2 the
+        # second's; w1l, w2l above the other side's lower threat), the stacks'.
+        k = m - 1
+        nw = len(b.st)
+        self.wv = array.array('h', [0] * (nw * 2 * k))
+        self.w1 = array.array('h', [0] * size)
+        self.w2 = array.array('h', [0] * size)
+        self.w1l = array.array('h', [0] * size)
+        self.w2l = array.array('h', [0] * size)
+        self.g1 = array.array('h', [0] * (nw * b.u * b.u))
+        self.g2 = array.array('h', [0] * (nw * b.u * b.u))
+        self.fitted = -1
         self.weigh()
         self.gaps = bytearray(8)  # a leaf's new gaps, marked for a moment (go)
 
     def weigh(self):
-        # The evaluation's weights, into the tables the search reads: cmfit7's on 7x6
-        # (connect 4), else cmlines' window values and the GOOD/BAD/STACK threats above.
+        # The evaluation's weights for the position, into the tables the search reads (go()
+        # calls it when they change): cmfit7's on 7x6, connect 4, before ply HAND; else,
+        # and on other boards, cmlines' window values and the GOOD/BAD/STACK threats above.
         b = self.b
         m = b.m
+        fitted = b.w == 7 and b.h == 6 and m == 4 and b.n < HAND  # (a tuple would allocate)
+        if fitted == self.fitted:
+            return
+        self.fitted = fitted
         k = m - 1  # a window's weights: k for the first player's discs, k for the second's
         nw = len(b.st)
-        wv = self.wv = array.array('h', [0] * (nw * 2 * k))
-        w1l = self.w1l = array.array('h', [0] * b.size)  # a threat above the other's
-        w2l = self.w2l = array.array('h', [0] * b.size)
-        if (b.w, b.h, m) == (7, 6, 4):
+        wv = self.wv
+        w1l = self.w1l
+        w2l = self.w2l
+        if fitted:
             import cmfit7
             for i in range(len(wv)):
                 wv[i] = cmfit7.WINDOWS[i]
@@ -117,11 +133,15 @@ class Search(cmsearch.Search):
             self.stack1 = cmfit7.STACKS[0]
             self.stack2 = -cmfit7.STACKS[1]
         else:
-            for j in range(nw):
-                for a in range(max(1, m - 3), m):
-                    wv[j * 2 * k + a - 1] = 1 << (3 * (3 - m + a))
-                    wv[j * 2 * k + k + a - 1] = -(1 << (3 * (3 - m + a)))
+            for i in range(len(wv)):
+                a = i % k + 1
+                wv[i] = 1 << (3 * (3 - m + a)) if a >= m - 3 else 0
+                if i % (2 * k) >= k:
+                    wv[i] = -wv[i]
             for e in range(b.size):
+                r = self.row[e]
+                self.w1[e] = GOOD1 if r & 1 == 0 else BAD
+                self.w2[e] = GOOD2 if r & 1 else BAD
                 w1l[e] = self.w1[e] >> LATE
                 w2l[e] = self.w2[e] >> LATE
             self.stack1 = self.stack2 = STACK
@@ -129,12 +149,13 @@ class Search(cmsearch.Search):
         # completes a window wins (the search sees it from the threat counts): gain 0.
         u = b.u
         uu = u * u
-        g1 = self.g1 = array.array('h', [0] * (nw * uu))
-        g2 = self.g2 = array.array('h', [0] * (nw * uu))
+        g1 = self.g1
+        g2 = self.g2
         for j in range(nw):
             for s in range(uu):
                 a = s % u
                 o = s // u
+                g1[j * uu + s] = g2[j * uu + s] = 0
                 if a + o < m and not (a + 1 == m and not o):
                     g1[j * uu + s] = self.worth(j, s + 1) - self.worth(j, s)
                 if a + o < m and not (o + 1 == m and not a):
@@ -229,6 +250,7 @@ class Search(cmsearch.Search):
         # cmsearch.Search.go (iterative deepening, alpha-beta on its own stack, the table,
         # frontier nodes scoring their leaves), the threat bookkeeping added. Returns the
         # column, 0-based; self.move, score, depth, nodes as cmsearch's.
+        self.weigh()
         b = self.b
         tt = self.tt
         # One name per assignment (cmsearch.go: a tuple would allocate).

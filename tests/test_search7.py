@@ -132,10 +132,10 @@ def test_scores_are_the_brute_force_ones() -> None:
 
 # The Pico's top level: its table (levels.PICO_TABLE) and budget (cmhw.TOP), as `connectm
 # move --table 199680` plays it past the book. Recorded from this search: move, score,
-# depth, nodes.
+# depth, nodes (the last, at ply 16, with the hand-set weights: as before the fit).
 CASES = ["", "4453", "3641443556", "44444326", "2435476443424233"]
 RECORDED = ["3 360 7 10341", "3 -8 8 10471", "4 133 9 10315", "2 139 7 10286",
-            "2 532 9 10399"]
+            "2 472 9 10299"]
 CODE = """import cmboard
 import cmsearch7
 for mv in %r:
@@ -156,12 +156,17 @@ def test_recorded_top_level_searches(interp: str, request: pytest.FixtureRequest
 
 
 def test_allocates_nothing_per_node(mpy_unix: object) -> None:
+    # At ply 10 (the fitted weights), then at ply 16 (the hand-set ones: weigh() has
+    # changed them in place, as go() does once a game).
     out = mpy_unix.run(  # type: ignore[attr-defined]
         "import micropython\nimport cmboard\nimport cmsearch7\nb = cmboard.Board(7, 6, 4)\n"
-        "for c in '3641443556':\n    b.play(int(c) - 1)\ns = cmsearch7.Search(b, 65536)\n"
-        "s.threats()\nmicropython.heap_lock()\ntry:\n    s.go(20, 10240)\nfinally:\n"
-        "    micropython.heap_unlock()\nprint(s.move, s.nodes > 10000)\n", timeout=300)
-    assert out.split() == ["4", "True"]
+        "s = cmsearch7.Search(b, 65536)\n"
+        "for mv in ('3641443556', '665577'):\n"
+        "    for c in mv:\n        b.play(int(c) - 1)\n"
+        "    s.weigh()\n    s.threats()\n    s.tt.clear()\n    micropython.heap_lock()\n"
+        "    try:\n        s.go(20, 10240)\n    finally:\n        micropython.heap_unlock()\n"
+        "    print(b.n, s.fitted, s.move, s.nodes > 10000)\n", timeout=300)
+    assert out.split() == ["10", "True", "4", "True", "16", "False", "3", "True"]
 
 
 def test_only_a_pico_builds_it() -> None:
@@ -194,7 +199,7 @@ def fit_tool() -> object:
 def test_the_fits_terms_are_the_searchs_evaluation() -> None:
     # The weights are fitted to the terms tools/fit7x6.py reads off a position: with
     # cmfit7's weights on them (no bias, no side to move) they sum to the score cmsearch7
-    # starts from, its windows' worth and its threats.
+    # starts from, its windows' worth and its threats (before ply cmsearch7.HAND).
     import cmfit7
 
     tool = fit_tool()
@@ -202,7 +207,7 @@ def test_the_fits_terms_are_the_searchs_evaluation() -> None:
     w = list(cmfit7.WINDOWS) + list(cmfit7.THREATS) + list(cmfit7.STACKS) + [0, 0]
     rng = random.Random(11)
     for _ in range(80):
-        b = random_position(rng, 36)
+        b = random_position(rng, cmsearch7.HAND)
         mv = cmmoves.moves(b)
         s = cmsearch7.Search(b, 0)
         want = s.windows() + s.threats()  # type: ignore[attr-defined]
@@ -215,6 +220,22 @@ def test_the_fits_terms_are_the_searchs_evaluation() -> None:
                 assert got == s2.windows() + s2.threats(), mv  # type: ignore[attr-defined]
             else:
                 assert got == want, mv
+
+
+def test_the_weights_follow_the_ply() -> None:
+    # One search object plays a whole game (book.Player, cmgame): its weights change at
+    # ply HAND, both ways (a new game), and its searches are a new object's.
+    b = cmboard.Board(7, 6, 4)
+    s = cmsearch7.Search(b, 1 << 16)
+    for mv in ("44", "4453444326517", "2435476443424233", "243547644342423377", "3"):
+        b.reset()
+        cmmoves.play_moves(b, mv)
+        s.tt.clear()  # type: ignore[attr-defined]  (as the game does before each reply)
+        s.go(8, 3000)
+        fresh = cmsearch7.Search(b, 1 << 16)
+        fresh.go(8, 3000)
+        assert (s.move, s.score, s.nodes) == (fresh.move, fresh.score, fresh.nodes), mv
+        assert s.fitted == (len(mv) < cmsearch7.HAND), mv  # type: ignore[attr-defined]
 
 
 def test_no_evaluation_reaches_a_win() -> None:
