@@ -1,6 +1,6 @@
-# cmfit7: the weights of cmsearch7's evaluation on 7x6, connect 4, in the first player's view
-# (a win is far above: cmboard.WIN). Written by tools/fit7x6.py:
-# ridge 10, soon 0.3, 34264 positions and their mirror images.
+# cmfit7: the weights of cmsearch7's evaluation on 7x6, connect 4, before ply 16
+# (cmsearch7.HAND), in the first player's view (a win is far above: cmboard.WIN).
+# Written by tools/fit7x6.py: ridge 10, soon 0.3, 34264 positions and their mirror images.
 # WINDOWS, 6 a window (cmlines' numbering): the window holding 1, 2 or 3 discs of the first
 # player and none of the second; then 1, 2 or 3 of the second's and none of the first's.
 WINDOWS = (

@@ -152,9 +152,9 @@ def module(weights: dict, about: str) -> str:
         return "\n".join("    " + ", ".join(str(v) for v in vals[i:i + per]) + ","
                          for i in range(0, len(vals), per))
 
-    return """# cmfit7: the weights of cmsearch7's evaluation on 7x6, connect 4, in the first player's view
-# (a win is far above: cmboard.WIN). Written by tools/fit7x6.py:
-# %s.
+    return """# cmfit7: the weights of cmsearch7's evaluation on 7x6, connect 4, before ply 16
+# (cmsearch7.HAND), in the first player's view (a win is far above: cmboard.WIN).
+# Written by tools/fit7x6.py: %s.
 # WINDOWS, 6 a window (cmlines' numbering): the window holding 1, 2 or 3 discs of the first
 # player and none of the second; then 1, 2 or 3 of the second's and none of the first's.
 WINDOWS = (
