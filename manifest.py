@@ -5,6 +5,7 @@
 metadata(description="connectm: Connect-M game for LED matrix boards", version="0.1.0")
 module("cmboard.py", base_path="firmware")
 module("cmbook.py", base_path="firmware")
+module("cmfit7.py", base_path="firmware")
 module("cmgame.py", base_path="firmware")
 module("cmhw.py", base_path="firmware")
 module("cmlevels.py", base_path="firmware")

@@ -27,6 +27,7 @@
 from micropython import const
 import array
 import cmsearch
+import cmfit7  # (here, not where a search is made: cmpico sizes the table after this import)
 
 WIN = const(65536)  # cmboard.WIN
 INF = const(1 << 29)  # cmtt.NO_SCORE
@@ -121,7 +122,6 @@ class Search(cmsearch.Search):
         w1l = self.w1l
         w2l = self.w2l
         if fitted:
-            import cmfit7
             for i in range(len(wv)):
                 wv[i] = cmfit7.WINDOWS[i]
             t = cmfit7.THREATS

@@ -144,6 +144,12 @@ print(''.join(out))
     assert out == "---l-" + "-r-" + "---d-" + "--d-" + "3--"
 
 
+# What cmpico.setup() imports: cmhw's choices, the buttons' and display's drivers, and the
+# 7x6 search it makes the game's (cmsearch7, on cmsearch, and its weights cmfit7).
+PICO_SETUP = ["cmhw", "cmpico", "drv_buttons", "drv_max7219", "cmsearch", "cmsearch7",
+              "cmfit7"]
+
+
 def test_pico_setup(mpy_wasm) -> None:
     # cmpico wires cmhw's choices: the MAX7219 on its SPI pins, three buttons, a 7x6 board
     # and a table from the free heap (whole KB, cmhw.RESERVE left); key() reads nothing while
@@ -157,7 +163,7 @@ free = gc.mem_free()
 print(d.__name__, w, h, tt > 0, tt % 1024, 0 <= free - cmhw.RESERVE - tt < 2048,
       repr(key() or None))
 """
-    out = mpy_wasm.run(code, files=["cmhw", "cmpico", "drv_buttons", "drv_max7219"], fakes=True)
+    out = mpy_wasm.run(code, files=PICO_SETUP, fakes=True)
     assert out.split() == ["drv_max7219", "7", "6", "True", "0", "True", "None"]
 
 
@@ -176,8 +182,7 @@ def test_pico_table_from_the_free_heap(cpython, monkeypatch, free: int, tt: int)
     monkeypatch.setattr(sys, "stdin", stdin)
     code = "import cmpico\nprint(cmpico.setup()[4])"
     try:
-        out = cpython.run(code, files=["cmhw", "cmpico", "drv_buttons", "drv_max7219"],
-                          fakes=True)
+        out = cpython.run(code, files=PICO_SETUP, fakes=True)
     finally:
         stdin.close()
     assert out.split() == [str(tt)]

@@ -12,14 +12,15 @@ SPI_ID, SCK, MOSI, CS = 0, 18, 19, 17  # MAX7219
 NEO = 22  # NeoPixel data pin
 BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
 # The table takes the heap free at boot (cmpico.table) but RESERVE bytes, in whole KB:
-# the board and search made after it (~3 KB on a Pico's 7x6), the game's strings and save
-# text, the compiling of cmmain's last statements (a board given source), the serial `?`
-# check, and heap fragments (cmsearch halves the table if no block holds it).
+# the board and search made after it (~10 KB on a Pico's 7x6: cmsearch7's tables), the
+# game's strings and save text, the compiling of cmmain's last statements (a board given
+# source), the serial `?` check, and heap fragments (cmsearch takes 1/8 less at a time
+# while no block holds the table).
 RESERVE = 24576
 # A board with a table (a Pico, a micro:bit v2) plays its top level to this depth and node
-# budget, not cmlevels': 10,240 nodes are ~3 s at an emulated Pico's ~3,400 nodes/s with its
-# table (docs/boards-and-memory.md, "Raspberry Pi Pico"). (On 5x4 the top level plays from
-# the book: no search.)
+# budget, not cmlevels': 10,240 nodes are ~13 s at an emulated Pico's ~800 nodes/s with its
+# table and cmsearch7 (docs/pico-7x6.md, "Cost"). (On 5x4 the top level plays from the
+# book: no search.)
 TOP = (20, 10240)
 # and, on a board larger than 5x4 (a Pico's 7x6), levels 3 and 4 to these: cmlevels' budgets,
 # set for a micro:bit's 5x4, stop a 7x6 search at depth 3 or 4, where level 3 scored below
