@@ -56,6 +56,8 @@ HAND = const(16)
 
 
 class Search(cmsearch.Search):
+    tables = None  # the weights' tables (__init__)
+
     def __init__(self, board, tt_bytes=0, plies=0):
         # (super(): cmpico puts this class in cmsearch.Search's place)
         super().__init__(board, tt_bytes, plies)
@@ -92,17 +94,25 @@ class Search(cmsearch.Search):
         self.past = array.array('i', [0] * size)  # the score before each move (go)
         # The evaluation's weights (weigh): a window's by its state (wv, and the gains g1,
         # g2 from them), a threat's to its owner by cell (w1 the first player's, w2 the
-        # second's; w1l, w2l above the other side's lower threat), the stacks'.
-        k = m - 1
-        nw = len(b.st)
-        self.wv = array.array('h', [0] * (nw * 2 * k))
-        self.w1 = array.array('h', [0] * size)
-        self.w2 = array.array('h', [0] * size)
-        self.w1l = array.array('h', [0] * size)
-        self.w2l = array.array('h', [0] * size)
-        self.g1 = array.array('h', [0] * (nw * b.u * b.u))
-        self.g2 = array.array('h', [0] * (nw * b.u * b.u))
-        self.fitted = -1
+        # second's; w1l, w2l above the other side's lower threat), the stacks'. One set
+        # for every search of a board size (the game's and cmponder's: 8 KB on 7x6), in
+        # t: the size, whether fitted (-1: not yet weighed), the stacks, the arrays.
+        t = Search.tables
+        if t is None or t[0] != w * 100 + h * 10 + m:
+            k = m - 1
+            nw = len(b.st)
+            t = [w * 100 + h * 10 + m, -1, 0, 0]
+            for n in (nw * 2 * k, size, size, size, size, nw * b.u * b.u, nw * b.u * b.u):
+                t.append(array.array('h', [0] * n))
+            Search.tables = t
+        self.t = t
+        self.wv = t[4]
+        self.w1 = t[5]
+        self.w2 = t[6]
+        self.w1l = t[7]
+        self.w2l = t[8]
+        self.g1 = t[9]
+        self.g2 = t[10]
         self.weigh()
         self.gaps = bytearray(8)  # a leaf's new gaps, marked for a moment (go)
 
@@ -113,9 +123,10 @@ class Search(cmsearch.Search):
         b = self.b
         m = b.m
         fitted = b.w == 7 and b.h == 6 and m == 4 and b.n < HAND  # (a tuple would allocate)
-        if fitted == self.fitted:
+        t = self.t
+        if fitted == t[1]:
             return
-        self.fitted = fitted
+        t[1] = fitted
         k = m - 1  # a window's weights: k for the first player's discs, k for the second's
         nw = len(b.st)
         wv = self.wv
@@ -124,14 +135,14 @@ class Search(cmsearch.Search):
         if fitted:
             for i in range(len(wv)):
                 wv[i] = cmfit7.WINDOWS[i]
-            t = cmfit7.THREATS
+            th = cmfit7.THREATS
             for e in range(b.size):
-                self.w1[e] = t[4 * e]
-                w1l[e] = t[4 * e + 1]
-                self.w2[e] = -t[4 * e + 2]
-                w2l[e] = -t[4 * e + 3]
-            self.stack1 = cmfit7.STACKS[0]
-            self.stack2 = -cmfit7.STACKS[1]
+                self.w1[e] = th[4 * e]
+                w1l[e] = th[4 * e + 1]
+                self.w2[e] = -th[4 * e + 2]
+                w2l[e] = -th[4 * e + 3]
+            t[2] = cmfit7.STACKS[0]
+            t[3] = -cmfit7.STACKS[1]
         else:
             for i in range(len(wv)):
                 a = i % k + 1
@@ -144,7 +155,7 @@ class Search(cmsearch.Search):
                 self.w2[e] = GOOD2 if r & 1 else BAD
                 w1l[e] = self.w1[e] >> LATE
                 w2l[e] = self.w2[e] >> LATE
-            self.stack1 = self.stack2 = STACK
+            t[2] = t[3] = STACK
         # The gains: the rise of the mover's window, or the worth it spoils. A disc that
         # completes a window wins (the search sees it from the threat counts): gain 0.
         u = b.u
@@ -202,12 +213,12 @@ class Search(cmsearch.Search):
                 a = 1
                 v += self.w1l[e] if low == 2 else self.w1[e]
                 if prev & 1:
-                    v += self.stack1
+                    v += self.t[2]
             if t2[e]:
                 a |= 2
                 v -= self.w2l[e] if low == 1 else self.w2[e]
                 if prev & 2:
-                    v -= self.stack2
+                    v -= self.t[3]
             if not low:
                 low = a
             prev = a
@@ -286,8 +297,8 @@ class Search(cmsearch.Search):
         w2 = self.w2
         w1l = self.w1l
         w2l = self.w2l
-        stack1 = self.stack1
-        stack2 = self.stack2
+        stack1 = self.t[2]
+        stack2 = self.t[3]
         gaps = self.gaps
         wcells = self.wcells
         crow = self.row

@@ -165,7 +165,7 @@ def test_allocates_nothing_per_node(mpy_unix: object) -> None:
         "    for c in mv:\n        b.play(int(c) - 1)\n"
         "    s.weigh()\n    s.threats()\n    s.tt.clear()\n    micropython.heap_lock()\n"
         "    try:\n        s.go(20, 10240)\n    finally:\n        micropython.heap_unlock()\n"
-        "    print(b.n, s.fitted, s.move, s.nodes > 10000)\n", timeout=300)
+        "    print(b.n, s.t[1], s.move, s.nodes > 10000)\n", timeout=300)
     assert out.split() == ["10", "True", "4", "True", "16", "False", "3", "True"]
 
 
@@ -235,7 +235,7 @@ def test_the_weights_follow_the_ply() -> None:
         fresh = cmsearch7.Search(b, 1 << 16)
         fresh.go(8, 3000)
         assert (s.move, s.score, s.nodes) == (fresh.move, fresh.score, fresh.nodes), mv
-        assert s.fitted == (len(mv) < cmsearch7.HAND), mv  # type: ignore[attr-defined]
+        assert s.t[1] == (len(mv) < cmsearch7.HAND), mv  # type: ignore[attr-defined]
 
 
 def test_no_evaluation_reaches_a_win() -> None:
