@@ -336,10 +336,7 @@ class MicrobitV1:
         if len(code) > self.INLINE_MAX:
             wanted["_cmrun.py"] = code.encode()
             code = "import _cmrun\n"
-        # A soft reset after the check of the files as well: its code leaves names in the
-        # heap (qstrs), and a module that fits only just would meet the heap they split.
         self._load(wanted)
-        dev.soft_reset()
         try:  # (the code is checked on the board before it runs: Microbit.exec)
             return dev.exec(code, timeout=timeout or self.timeout)
         except DeviceError as e:
@@ -355,7 +352,6 @@ class MicrobitV1:
 
         dev = self.device
         self._load(files)
-        dev.soft_reset()
         out = []
         for step in steps:
             try:
@@ -364,32 +360,32 @@ class MicrobitV1:
                 raise RunError(self.name, e.traceback, e.output) from None
         return out
 
-    def _load(self, wanted: dict[str, bytes]) -> bool:
+    def _load(self, wanted: dict[str, bytes]) -> None:
         """From a soft reset, the files on the board as wanted, checked (a file that went
-        missing or changed size is uploaded again); whether any was written."""
+        missing or changed size is uploaded again), then a soft reset: the check's code
+        leaves names in the heap (qstrs), and a module that fits only just would meet the
+        heap they split."""
         dev = self.device
         dev.soft_reset()
-        uploaded = self._upload(wanted)
+        self._upload(wanted)
         if dev.verify(wanted):
-            uploaded = self._upload(wanted) or uploaded
-        return uploaded
+            self._upload(wanted)
+        dev.soft_reset()
 
-    def _upload(self, wanted: dict[str, bytes]) -> bool:
+    def _upload(self, wanted: dict[str, bytes]) -> None:
         from emulator import DeviceError
 
         dev = self.device
-        uploaded = False
         for name, data in wanted.items():
             try:
-                uploaded |= dev.put(name, data)
+                dev.put(name, data)
             except DeviceError:
                 # probably a full filesystem (~11 KB): drop the files this run does not need
                 dev.soft_reset()
                 for other in dev.listdir():
                     if other not in wanted:
                         dev.remove(other)
-                uploaded |= dev.put(name, data)
-        return uploaded
+                dev.put(name, data)
 
     def mem_free(self) -> int:
         return self.device.mem_free()

@@ -6,12 +6,12 @@ per node; and that only a Pico's build has it."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
 
 import pytest
 
+import harness
 from connectm import book, build, fw, levels
 from connectm.players import wins_now
 
@@ -186,23 +186,13 @@ def test_the_host_plays_as_the_pico() -> None:
 
 # ---------------------------------------------------------------- the fitted weights (cmfit7)
 
-FIT = Path(__file__).resolve().parent.parent / "tools" / "fit7x6.py"
-
-
-def fit_tool() -> object:
-    spec = importlib.util.spec_from_file_location("fit7x6", FIT)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
-
-
 def test_the_fits_terms_are_the_searchs_evaluation() -> None:
     # The weights are fitted to the terms tools/fit7x6.py reads off a position: with
     # cmfit7's weights on them (no bias, no side to move) they sum to the score cmsearch7
     # starts from, its windows' worth and its threats (before ply cmsearch7.HAND).
     import cmfit7
 
-    tool = fit_tool()
+    tool = harness.load_tool("fit7x6")
     terms = tool.Terms()  # type: ignore[attr-defined]
     w = list(cmfit7.WINDOWS) + list(cmfit7.THREATS) + list(cmfit7.STACKS) + [0, 0]
     rng = random.Random(11)
@@ -252,7 +242,7 @@ def test_no_evaluation_reaches_a_win() -> None:
 
 @pytest.mark.extended
 def test_fitting_the_checked_in_positions_writes_cmfit7(tmp_path: Path) -> None:
-    tool = fit_tool()
+    tool = harness.load_tool("fit7x6")
     out = tmp_path / "cmfit7.py"
     assert tool.main(["fit", str(DATA / "fit7x6.txt.gz"), "--out", str(out)]) == 0  # type: ignore
     assert out.read_text() == (fw.firmware_dir() / "cmfit7.py").read_text()
