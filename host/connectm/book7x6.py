@@ -25,7 +25,7 @@ import cmboard  # noqa: E402
 import cmbook  # noqa: E402
 
 SIZE = exact7x6.SIZE
-PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 7,905, 507,056 bytes
+PLIES = 14  # before ply 14: 55,477 positions; with the perfect lines' 3,066, 468,344 bytes
 #             of a Pico's 1,408 KiB filesystem
 # the perfect lines follow every opponent move before this ply, the device first and
 # second: as first player the opponent's first two moves (plies 1 and 3), as second its
