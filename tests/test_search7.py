@@ -246,3 +246,29 @@ def test_fitting_the_checked_in_positions_writes_cmfit7(tmp_path: Path) -> None:
     out = tmp_path / "cmfit7.py"
     assert tool.main(["fit", str(DATA / "fit7x6.txt.gz"), "--out", str(out)]) == 0  # type: ignore
     assert out.read_text() == (fw.firmware_dir() / "cmfit7.py").read_text()
+
+
+# ---------------------------------------------------------------- tools/pico_cells.py
+
+def test_pico_cells_plays_the_top_level_at_a_budget(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    # --nodes: the top level's budget for a study (cmhw.TOP for the tool's run); the Pico's
+    # own by default. --player: another player on the same openings. Both colours from the
+    # tournament's first fair opening: greedy loses.
+    import cmhw
+
+    monkeypatch.setattr(cmhw, "TOP", cmhw.TOP)  # (the tool sets it: put back after)
+    tool = harness.load_tool("pico_cells")
+    tool.main(["greedy", "1", "--nodes", "256"])  # type: ignore
+    out = capsys.readouterr().out.split("\n")
+    assert out[0].startswith("pico-search (256 nodes) vs greedy, 2 games, seed 1: W/D/L 2/0/0;")
+    # a search stops at the first check past its budget (every 256 nodes): at most 512 and
+    # a frontier node's leaves, where the Pico's budget searched up to 10,495
+    assert int(out[1].split(" max ")[1]) < 512 + 8
+    tool.main(["greedy", "1", "--player", "perfect"])  # type: ignore
+    assert capsys.readouterr().out.startswith("perfect vs greedy, 2 games, seed 1: W/D/L 2/0/0;")
+    for bad, why in ((["--nodes", "0"], "--nodes must be at least 1"),
+                     (["--player", "bogus"], "bad player 'bogus'")):
+        with pytest.raises(SystemExit):
+            tool.main(["greedy", "1"] + bad)  # type: ignore
+        assert why in capsys.readouterr().err.splitlines()[-1]

@@ -5,6 +5,8 @@ and players), without the self-play pairs, and the nodes of each of the Pico's m
 
     python tools/pico_cells.py wasp 40             # pico-search (no book), 80 games
     python tools/pico_cells.py wasp 40 --book      # pico (its 7x6 book)
+    python tools/pico_cells.py wasp 40 --nodes 40960   # another node budget (a study)
+    python tools/pico_cells.py wasp 40 --player perfect  # another player on its openings
 """
 
 from __future__ import annotations
@@ -15,18 +17,30 @@ import time
 from connectm import players as P
 from connectm import tournament as T
 
-import cmmoves  # noqa: E402  (on sys.path once connectm.players loaded the firmware)
+import cmhw  # noqa: E402  (on sys.path once connectm.players loaded the firmware)
+import cmmoves  # noqa: E402
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("opponent")
     ap.add_argument("games", type=int, help="games a colour")
     ap.add_argument("--book", action="store_true", help="pico (with its book), not pico-search")
     ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
+    ap.add_argument("--nodes", type=int, default=cmhw.TOP[1],
+                    help="the top level's node budget (default the Pico's, cmhw.TOP)")
+    ap.add_argument("--player", help="play this player (e.g. perfect) in the top level's "
+                    "place, on the same openings and seeds")
+    a = ap.parse_args(argv)
+    if a.nodes < 1:
+        ap.error("--nodes must be at least 1")
+    cmhw.TOP = (cmhw.TOP[0], a.nodes)  # (read by every search the players make)
     me_name = "pico" if a.book else "pico-search"
-    opp = P.canonical(a.opponent)
+    try:
+        opp = P.canonical(a.opponent)
+        player = P.canonical(a.player) if a.player else me_name
+    except ValueError as e:
+        ap.error(str(e))
     res = {"W": 0, "D": 0, "L": 0}
     nodes: list[int] = []
     t0 = time.time()
@@ -34,23 +48,27 @@ def main() -> None:
         pair = (me_name, opp) if side == 0 else (opp, me_name)
         for job in T.make_jobs([(7, 6, 4)], [pair], a.games, a.seed, 4, True, 7):
             opening = T.random_opening(7, 6, 4, 4, job.seed, True, 7)
-            p1, p2 = P.make_player(job.side1, job.seed), P.make_player(job.side2, job.seed + 1)
+            p1 = P.make_player(player if side == 0 else job.side1, job.seed)
+            p2 = P.make_player(player if side == 1 else job.side2, job.seed + 1)
             me = (p1, p2)[side]
             b = P.cmboard.Board(7, 6, 4)
             cmmoves.play_moves(b, opening)
             while not b.over():
                 p = (p1, p2)[b.n & 1]
                 c = p.choose(b)
-                if p is me:
+                if p is me and player == me_name:
                     s = me.players[(7, 6, 4)].search  # type: ignore[attr-defined]
                     if s.nodes:  # (0: the book answered)
                         nodes.append(s.nodes)
                 b.play(c)
             r = b.over()
             res["D" if r == 3 else "W" if r == side + 1 else "L"] += 1
-    print("%s vs %s, %d games: W/D/L %d/%d/%d; searched moves %d, nodes mean %.0f max %d; %.0f s"
-          % (me_name, opp, 2 * a.games, res["W"], res["D"], res["L"], len(nodes),
-             sum(nodes) / max(1, len(nodes)), max(nodes or [0]), time.time() - t0))
+    print("%s vs %s, %d games, seed %d: W/D/L %d/%d/%d; %.0f s" % (
+        player if a.player else "%s (%d nodes)" % (me_name, a.nodes), opp, 2 * a.games,
+        a.seed, res["W"], res["D"], res["L"], time.time() - t0))
+    if nodes:
+        print("searched moves %d, nodes mean %.0f max %d"
+              % (len(nodes), sum(nodes) / len(nodes), max(nodes)))
 
 
 if __name__ == "__main__":
