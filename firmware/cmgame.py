@@ -16,19 +16,27 @@
 #                     level's wins-losses-draws), without blocking (or do nothing); text('')
 #                     stops a text still showing (any key in END does).
 # Layout: cursor on row y=0; board row r (0 = bottom) on y = h - r; column c on x = c.
-# In MENU the bottom board row shows the level as a bar of lv+1 pixels. While the computer
-# thinks, the cursor is dim (3).
+# In MENU the bottom board row shows the level as a bar of lv+1 pixels, and the entry after
+# the last level, two players on one board (lv == N), as the two sides' discs by turns.
+# The cursor blinks at the brightness of the side to move; while the computer thinks it
+# is dim (3) and steady.
 #
 # Input: key(k), k one character: 'l', 'r', 'd' (drop), or a column digit '1'..'9' (drop
-# there, in PLAY). Time: tick(now_ms) blinks (phase = bit 8 of now_ms: the cursor, and the
+# there, in PLAY). In END, 'l' or 'r' goes back to MENU at the level just played, 'd' starts
+# the next game at it. Time: tick(now_ms) blinks (phase = bit 8 of now_ms: the cursor, and the
 # winning line in END). Globals a host may read (set by cmmain): d (the display),
 # b (cmboard.Board), s (cmsearch.Search), st (0 MENU, 1 PLAY, 2 END), cur (cursor column),
-# lv (level number, 0 = the easiest, cmlevels), hp (the human's player number: 1 = moves first;
-# alternates each game), sc (bytearray: wins, losses, draws of level i at 3*i..3*i+2),
+# lv (level number, 0 = the easiest, cmlevels; N: two players, no computer), hp (the human's
+# player number: 1 = moves first; alternates each game; 1 in a two-player game: player 1's
+# discs are shown as the human's), sc (bytearray: wins, losses, draws of level i at
+# 3*i..3*i+2; at 3*N the two-player games: player 1's wins, player 2's, draws),
 # line (cells col*h+row of the winning line), t (last blink time), sv (None or a function
 # given the save text after every move: cmsave.save).
 # Every move prints one line (docs/serial.md):  B 5x4 lv=1 you=1 moves=3344 turn=1 over=0
-# and a game's end 'R L 0-1-0' (the result text), a level chosen in MENU 'L 2'.
+# (you=0 in a two-player game), and so does a game's start when no computer move follows
+# (moves= empty: a line of its own, not play()'s, which a v1 would hold as one more
+# function); a game's end 'R L 0-1-0' (the result text; two players: 'R P1 1-0-0'),
+# a level shown in MENU 'L 2' (the two-player entry: 'L 2P').
 # Bad input prints one line starting with 'E ' and changes nothing; 'E bad key' at most once
 # in each 1024 ms of tick()'s clock.
 # Sounds: a display with beep(k) (drv_microbit on a v2) hears each drop ('d') and the end
@@ -44,7 +52,12 @@ FRESH = const(1)
 d = b = s = sv = None  # cmmain sets them (sv: when the board has a file system)
 if PONDER:
     pd = None
-sc = bytearray(len(LEVELS))  # 3 numbers a level, as LEVELS
+# Another level after a game (END to MENU), two players (menu entry N) and the line a
+# game's start prints: 0 in the build for the micro:bit v1's own firmware (connectm deploy),
+# whose boot has no room for their code.
+FAMILY = const(1)
+N = const(5)  # the computer's levels, len(LEVELS) // 3: menu entry N is two players
+sc = bytearray(3 * N + 3 * FAMILY)  # 3 numbers a level, as LEVELS, then two players'
 st = cur = lv = t = 0
 q = -1  # t >> 10 when the last 'E bad key' line was printed
 hp = 1
@@ -64,9 +77,16 @@ def key(k):
         d.text('')  # any key ends the result text
     if k == 'l' or k == 'r':
         i = 1 if k == 'r' else -1
+        if FAMILY and st == 2:  # END: the menu, at the level just played
+            hp = 3 - hp  # (the next game's sides swap, as after 'd')
+            new()
+            st = i = 0
         if st == 0:
-            lv = min(max(lv + i, 0), len(LEVELS) // 3 - 1)
-            print('L', lv + 1)
+            lv = min(max(lv + i, 0), N - 1 + FAMILY)
+            i = lv + 1
+            if FAMILY and lv == N:
+                i = '2P'
+            print('L', i)
         if st == 1:
             cur = (cur + i) % b.w
     elif k == 'd' or st == 1 and '1' <= k <= '9' and int(k) <= b.w:
@@ -82,7 +102,13 @@ def key(k):
                 hp = 3 - hp  # who starts alternates
                 new()
             st = 1
+            if FAMILY and lv == N:
+                hp = 1  # two players: player 1 starts, shown as the human
             draw()
+            if FAMILY and hp == 1:
+                # the game began: its empty board's line (else the computer's move's)
+                print('B %dx%d lv=%d you=%d moves= turn=1 over=0' % (
+                    b.w, b.h, lv + 1, 1 if lv < N else 0))
         cpu()
     elif k not in ' \r\n':
         if t >> 10 != q:  # one line in each 1024 ms of tick()'s time at most, the rest dropped
@@ -97,6 +123,8 @@ def cpu():
     # `connectm move` runs this very code): the opening book's column (cmsave.book) while the
     # level reads the book, else the search's, limited in nodes, not time. The search allocates
     # nothing (tests run it under heap_lock), so it cannot run out of memory.
+    if FAMILY and lv == N:
+        return  # two players: no computer
     if st == 1 and 1 + (b.n & 1) != hp:
         L = 3 * lv
         d.px(cur, 0, 3)  # thinking: a dim cursor
@@ -127,14 +155,20 @@ def play(c):
     m = ''  # a loop, not a list comprehension: that would be one more function in RAM
     for x in b.hist[:b.n]:
         m += chr(49 + x)
-    if SOUND and hasattr(d, 'beep'):
-        d.beep('DWL'[0 if r == 3 else 1 if r == hp else 2] if r else 'd')
+    u = hp
+    if FAMILY and lv == N:
+        u = 0  # two players: no human's side
     print('B %dx%d lv=%d you=%d moves=%s turn=%d over=%d' % (
-        b.w, b.h, lv + 1, hp, m, 1 + (b.n & 1), r))
+        b.w, b.h, lv + 1, u, m, 1 + (b.n & 1), r))
+    if SOUND and hasattr(d, 'beep'):  # the human's view (two players: a win is a win)
+        d.beep('DWL'[0 if r == 3 else 1 if r == hp or lv == N else 2] if r else 'd')
     if sv:
         sv('%d %d %s ' % (lv, hp, m or '-') + '%02x' * len(sc) % tuple(sc))
     if r:
-        m = 'DWL'[0 if r == 3 else 1 if r == hp else 2] + ' %d-%d-%d' % tuple(sc[3 * lv:][:3])
+        m = 'DWL'[0 if r == 3 else 1 if r == hp else 2]
+        if FAMILY and lv == N and r < 3:
+            m = 'P%d' % r  # two players: the winner
+        m += ' %d-%d-%d' % tuple(sc[3 * lv:][:3])
         print('R', m)
         d.text(m)
 
@@ -163,7 +197,10 @@ def draw():
     h = b.h
     on = t & 256
     for x in range(b.w):
-        d.px(x, 0, 9 if st == 1 and x == cur and on else 0)
+        v = 9 if st == 1 and x == cur and on else 0  # the human's cursor blinks
+        if FAMILY and st == 1 and x == cur and 1 + (b.n & 1) != hp:
+            v = 3  # steady dim: the computer thinking (drawn in its search's poll), player 2
+        d.px(x, 0, v)
         for r in range(h):
             i = x * h + r
             c = b.cells[i]
@@ -171,5 +208,8 @@ def draw():
             # brightness (MAX7219) would blink a dim line out of phase, i.e. never light it
             d.px(x, h - r, 0 if not c or on and i in line else 9 if c == hp or i in line else 3)
         if st == 0:
-            d.px(x, h, 9 * (x <= lv))
+            v = 9 * (x <= lv)
+            if FAMILY and lv == N:
+                v = 9 - 6 * (x & 1)  # two players: their discs by turns
+            d.px(x, h, v)
     d.show()

@@ -1,6 +1,7 @@
 # cmhw: the board choice, and every pin, in one place. setup() returns (disp, key, w, h, tt):
 # the display driver (cmgame's contract), key() -> a key character or None (buttons, then
-# the serial console), the game board's size and the transposition table's bytes.
+# the serial console), the game board's size and the transposition table's bytes (1: a
+# table that takes the heap left once the rest of the game is made, cmpico.fit).
 # micro:bit: its 5x5 LEDs, a 5x4 board under a cursor row, no table. Else (e.g. a Raspberry
 # Pi Pico): an 8x8 MAX7219 or NeoPixel matrix, a 7x6 board, three GPIO buttons and a table
 # (cmpico; a micro:bit never compiles it).
@@ -11,12 +12,11 @@ DISPLAY = 'max7219'  # or 'neopixel'
 SPI_ID, SCK, MOSI, CS = 0, 18, 19, 17  # MAX7219
 NEO = 22  # NeoPixel data pin
 BUTTONS = (14, 15, 16)  # left, right, drop (to GND, internal pull-ups)
-# The table takes the heap free at boot (cmpico.table) but RESERVE bytes, in whole KB:
-# the board and search made after it (~10 KB on a Pico's 7x6: cmsearch7's tables), the
-# game's strings and save text, the compiling of cmmain's last statements (a board given
-# source), the serial `?` check, and heap fragments (cmsearch takes 1/8 less at a time
-# while no block holds the table).
-RESERVE = 24576
+# The table is made last at boot (cmpico.fit) and takes the heap then free but RESERVE
+# bytes, in whole KB: what the game allocates after it (the compiling of cmmain's last
+# statements, the save text and the serial lines' strings, a book look-up's buffers, the
+# serial `?` check), and heap fragments (1/8 less at a time while no block holds it).
+RESERVE = 16384
 # A board with a table (a Pico, a micro:bit v2) plays its top level to this depth and node
 # budget, not cmlevels': 10,240 nodes are ~13 s at an emulated Pico's ~800 nodes/s with its
 # table and cmsearch7 (docs/pico-7x6.md, "Cost"). (On 5x4 the top level plays from the

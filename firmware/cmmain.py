@@ -28,10 +28,14 @@ if g:  # (always true) one statement, compiled before the board and search take 
         g.LEVELS = cmhw.tabled(g.LEVELS, w, h)
         cmhw.tabled = None
     g.s = cmsearch.Search(g.b, tt, g.LEVELS[-3])  # no deeper than the top level
-    if g.FRESH and g.s.tt:  # the table's bytes: `connectm move --table` (docs/serial.md)
-        print('T', len(g.s.tt.t))
     if g.PONDER:
         g.pd = cmponder.Ponder(g.pd, g.s)
+        g.s.poll = g.pd.alive  # the display's blink while the computer thinks
+        if tt == 1:  # (cmpico) the table last, from the heap all the rest has left
+            import cmpico
+            g.s.tt = g.pd.s.tt = cmpico.fit()
+    if g.FRESH and g.s.tt:  # the table's bytes: `connectm move --table` (docs/serial.md)
+        print('T', len(g.s.tt.t))
     g.sv = cmsave.save
     cmsave.restore(text)  # the save parsed at the start: its moves, on the board
     cmsave.restore = text = w = h = tt = None

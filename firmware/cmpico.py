@@ -37,14 +37,32 @@ def setup():
                 return chr(u[0])
     # The 7x6 game's search: cmsearch7 (threats and their rows), made by cmmain as
     # cmsearch.Search (the game's and cmponder's); the micro:bit's builds never see it.
+    # cmbook too (the first book look-up's): a board given source (mip) compiles each
+    # module at its first import, so every import comes before the table takes the heap.
     import cmsearch
     import cmsearch7
+    import cmbook  # noqa: F401
     cmsearch.Search = cmsearch7.Search
-    gc.collect()
-    return d, key, 7, 6, table(gc.mem_free())
+    return d, key, 7, 6, 1  # 1: a table, made last (fit)
 
 
 def table(free):
-    # The transposition table's bytes from the free heap at boot: all but cmhw.RESERVE, in
-    # whole KB (cmtt takes any multiple of 8). 191,872 B free: 166,912 B.
+    # The transposition table's bytes from the free heap: all but cmhw.RESERVE, in whole KB
+    # (cmtt takes any multiple of 8). 191,872 B free: 175,104 B.
     return max(0, free - c.RESERVE) // 1024 * 1024
+
+
+def fit():
+    # The table, made by cmmain once everything else of the game is (boards, searches and
+    # their tables): the heap then free but cmhw.RESERVE, the largest in whole KB that a
+    # free block holds, 1/64 less at a time (the heap's holes: a source install's has more).
+    # A table sized to the heap is no fault: no line (cmmain prints its size, the T line).
+    import cmtt
+    gc.collect()
+    n = table(gc.mem_free())
+    while n > 0:
+        try:
+            return cmtt.TT(n)
+        except MemoryError:
+            n -= max(1024, n // 65536 * 1024)
+    return cmtt.TT(0)

@@ -11,8 +11,13 @@
 # start from an empty table (cmgame.cpu), so a pondered search run to its end IS the reply's
 # search: when the human drops the guessed column, cmgame.cpu plays reply() and searches
 # no node after the drop; any other drop gets the search, as without pondering.
+# The display: both searches' polls (the game's, alive(), and the pondering one) give
+# cmgame.tick() the time, so the blink goes on while a search runs (a MAX7219 shows the
+# computer's discs by blinking them: a frame left in the off phase would hide them).
 # Not in the micro:bit builds (cmsearch.PONDER is 0 there, and deploy drops the blocks).
+from utime import ticks_ms
 import cmsearch
+import cmgame
 
 
 class Ponder:
@@ -33,7 +38,7 @@ class Ponder:
         # asks it first: on a Pico's 7x6, before ply 14) is looked up, not searched.
         gb = g.b
         n = gb.n
-        if g.st != 1 or 1 + (n & 1) != g.hp or not gb.can_play(g.cur) or \
+        if g.st != 1 or g.lv == g.N or 1 + (n & 1) != g.hp or not gb.can_play(g.cur) or \
                 self.pos == self.of(gb.hist, n, g.cur, g.lv):
             return None
         b = self.b
@@ -68,8 +73,14 @@ class Ponder:
         return self.k
 
     def poll(self, nodes):
+        cmgame.tick(ticks_ms())
         self.k = self.key()
         return self.k is not None
+
+    def alive(self, nodes):
+        # The game's own search's poll (cmmain sets it): the display only, never a stop.
+        cmgame.tick(ticks_ms())
+        return False
 
     def of(self, hist, n, c, lv):
         # A position's key: its moves hist[:n], then c, and the level.

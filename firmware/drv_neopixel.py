@@ -3,7 +3,7 @@
 # computer) yellow, others a grey of that level. init(pin) allocates the strip once.
 import neopixel
 
-COL = {9: (40, 0, 0), 3: (24, 16, 0)}
+COL = {9: (40, 0, 0), 3: (24, 16, 0), 0: (0, 0, 0)}  # made once: px() allocates nothing for them
 np = None
 
 

@@ -394,18 +394,18 @@ class MicrobitV1:
         self.device.close()
 
 
-def boot_code(disp: str, w: int, h: int, text: str | None = None) -> str:
+def boot_code(disp: str, w: int, h: int, text: str | None = None, tt: int = 0) -> str:
     """Device code that starts the game with cmmain (imported whole: these interpreters
     have the RAM that a micro:bit's main.py saves by running it statement by statement),
-    with the display ``disp`` (an expression), a W x H board and ``text`` as the save
-    file's (None: a new game) in place of cmhw's hardware and the save file, then
-    cmgame.cpu() as main.py does; moves are not saved."""
+    with the display ``disp`` (an expression), a W x H board, a table of ``tt`` bytes and
+    ``text`` as the save file's (None: a new game) in place of cmhw's hardware and the
+    save file, then cmgame.cpu() as main.py does; moves are not saved."""
     return ("import cmhw, cmsave\n"
-            "cmhw.setup = lambda: (%s, None, %d, %d, 0)\n"
+            "cmhw.setup = lambda: (%s, None, %d, %d, %d)\n"
             "cmsave.load = lambda: %r\n"
             "cmsave.save = lambda t: None\n"
             "import cmmain\n"
-            "cmmain.g.cpu()\n") % (disp, w, h, text)
+            "cmmain.g.cpu()\n") % (disp, w, h, tt, text)
 
 
 def restore(text: str) -> None:

@@ -48,7 +48,7 @@ OFF_DEVICE = ["cpython", "mpy-wasm", "mpy-unix"]
 
 
 @pytest.mark.parametrize("interp", OFF_DEVICE)
-@pytest.mark.parametrize("phase", [0, 256])
+@pytest.mark.parametrize("phase", [0, 512])  # drv_max7219: dim pixels on with bit 9
 def test_max7219_and_neopixel(interp: str, phase: int, request: pytest.FixtureRequest) -> None:
     # Each driver's picture against the game's moves (printed by the game itself): the
     # human's discs bright (red on the NeoPixels, lit on the MAX7219), the computer's dim
@@ -96,6 +96,61 @@ for y in range(8):
     assert [row.split() for row in got["NEO"]] == neo
     assert got["MAX"] == ["".join("#" if (x, y) in lit else "." for x in range(8))
                           for y in range(8)]
+
+
+@pytest.mark.parametrize("interp", OFF_DEVICE)
+def test_max7219_blinks_while_the_computer_thinks(interp: str,
+                                                  request: pytest.FixtureRequest) -> None:
+    # The game's search polls every cmsearch.SLICE nodes, and the poll keeps the blink
+    # going: the MAX7219 (no dim pixels: the computer's discs blink) gets frames all through
+    # a top-level reply, the computer's disc lit in one at least every 1,024 ms of the
+    # board's clock (here a fake one, 40 ms a reading), so it never stays dark.
+    mpy = request.getfixturevalue(interp.replace("-", "_"))
+    code = """
+import drv_max7219 as d
+import cmponder
+from machine import SPI, Pin
+clock = [0]
+def ticks():
+    clock[0] += 40
+    return clock[0]
+d.ticks_ms = cmponder.ticks_ms = ticks
+spi = SPI(0)
+log = []
+def write(buf, w=spi.write):
+    log.append((clock[0], buf[0], buf[1]))
+    w(buf)
+spi.write = write
+d.init(spi, Pin(17, Pin.OUT, value=1))
+""" + harness.boot_code("d", 7, 6, "4 1 44 " + "00" * 18, tt=32768) + """
+import cmgame
+span = []
+go = cmgame.s.go
+def timed(*a):
+    span.append(clock[0])
+    r = go(*a)
+    span.append(clock[0])
+    return r
+cmgame.s.go = timed
+cmgame.key('3')
+print('SPAN:%d %d' % (span[0], span[1]))
+print('MOVES:' + ''.join([str(cmgame.b.hist[i] + 1) for i in range(cmgame.b.n)]))
+for t, r, v in log:
+    if r == 6:
+        print('ROW6:%d %d' % (t, v))
+"""
+    files = ["cmboard", "cmsearch", "cmmoves", "cmlevels", "cmlines", "cmgame", "cmmain",
+             "cmponder", "cmhw", "cmsave", "cmtt", "cmbook", "drv_max7219"]
+    got = picture(mpy.run(code, files=files, fakes=True))
+    t0, t1 = map(int, got["SPAN"][0].split())
+    assert got["MOVES"][0].startswith("443") and len(got["MOVES"][0]) == 4
+    assert t1 - t0 > 2000  # a reply long enough to see the blink
+    # row y=5 (register 6): the computer's disc in column 4 (bit 128 >> 3)
+    frames = [tuple(map(int, x.split())) for x in got["ROW6"]]
+    lit = [t for t, v in frames if t0 <= t <= t1 and v & 16]
+    assert lit and lit[0] - t0 <= 1024 and t1 - lit[-1] <= 1024
+    assert max(b - a for a, b in zip(lit, lit[1:])) <= 1024
+    assert any(t0 <= t <= t1 and not v & 16 for t, v in frames)  # and it blinks
 
 
 @pytest.mark.parametrize("interp", OFF_DEVICE)
@@ -147,32 +202,36 @@ print(''.join(out))
 # What cmpico.setup() imports: cmhw's choices, the buttons' and display's drivers, and the
 # 7x6 search it makes the game's (cmsearch7, on cmsearch, and its weights cmfit7).
 PICO_SETUP = ["cmhw", "cmpico", "drv_buttons", "drv_max7219", "cmsearch", "cmsearch7",
-              "cmfit7"]
+              "cmfit7", "cmbook"]
 
 
-def test_pico_setup(mpy_wasm) -> None:
+def test_pico_setup(mpy_unix) -> None:
     # cmpico wires cmhw's choices: the MAX7219 on its SPI pins, three buttons, a 7x6 board
-    # and a table from the free heap (whole KB, cmhw.RESERVE left); key() reads nothing while
-    # no button is down.
+    # and a table made last (tt 1: fit(), from the heap then free, whole KB, cmhw.RESERVE
+    # left, and within 1/32 of the most it could take); key() reads nothing while no button
+    # is down.
     code = """import gc
 import cmhw
 import cmpico
 d, key, w, h, tt = cmpico.setup()
 gc.collect()
+was = gc.mem_free()
+t = cmpico.fit()
+gc.collect()
 free = gc.mem_free()
-print(d.__name__, w, h, tt > 0, tt % 1024, 0 <= free - cmhw.RESERVE - tt < 2048,
-      repr(key() or None))
+print(d.__name__, w, h, tt, len(t.t) > 100000, len(t.t) % 1024,
+      cmhw.RESERVE <= free < cmhw.RESERVE + (was - cmhw.RESERVE) // 32, repr(key() or None))
 """
-    out = mpy_wasm.run(code, files=PICO_SETUP, fakes=True)
-    assert out.split() == ["drv_max7219", "7", "6", "True", "0", "True", "None"]
+    # (the unix port: its heap is a fixed 8 MB; MicroPython-WebAssembly's grows)
+    out = mpy_unix.run(code, files=PICO_SETUP + ["cmtt"], fakes=True)
+    assert out.split() == ["drv_max7219", "7", "6", "1", "True", "0", "True", "None"]
 
 
-@pytest.mark.parametrize("free, tt", [(191872, 166912), (224600, 199680), (25600, 1024),
-                                      (25599, 0), (24576, 0), (0, 0)])
+@pytest.mark.parametrize("free, tt", [(191872, 175104), (224600, 207872), (17408, 1024),
+                                      (17407, 0), (16384, 0), (0, 0)])
 def test_pico_table_from_the_free_heap(cpython, monkeypatch, free: int, tt: int) -> None:
-    # A fake gc.mem_free() at boot -> the table's bytes returned by setup(): the free heap
-    # but cmhw.RESERVE (24 KB), in whole KB, none when the heap is that small. 191,872 B is
-    # what issue 19's emulated Pico reported in a game (with the old 32 KB table).
+    # A fake gc.mem_free() when the table is made (cmpico.fit, last at boot) -> its bytes:
+    # the free heap but cmhw.RESERVE (16 KB), in whole KB, none when the heap is that small.
     import gc
     import os
     import sys
@@ -180,9 +239,9 @@ def test_pico_table_from_the_free_heap(cpython, monkeypatch, free: int, tt: int)
     monkeypatch.setattr(gc, "mem_free", lambda: free, raising=False)
     stdin = open(os.devnull, "rb")  # (pytest's stdin cannot be polled)
     monkeypatch.setattr(sys, "stdin", stdin)
-    code = "import cmpico\nprint(cmpico.setup()[4])"
+    code = "import cmpico\nprint(len(cmpico.fit().t))"
     try:
-        out = cpython.run(code, files=PICO_SETUP, fakes=True)
+        out = cpython.run(code, files=PICO_SETUP + ["cmtt"], fakes=True)
     finally:
         stdin.close()
     assert out.split() == [str(tt)]

@@ -165,8 +165,9 @@ def check_b_lines(lines: list[str]) -> int:
         assert int(turn) == 1 + (b.n & 1) and int(over) == b.over(), ln
         if prev is not None:
             pm = prev.group(5)
-            if prev.group(7) != "0":  # the game was over: a new one starts
-                assert len(moves) == 1 or moves == pm, (prev.group(0), ln)
+            if prev.group(7) != "0":  # the game was over: a new one starts (its empty board
+                # when the human moves first, else the computer's first move)
+                assert len(moves) <= 1 or moves == pm, (prev.group(0), ln)
             else:
                 assert moves[:len(pm)] == pm and len(moves) == len(pm) + 1, (prev.group(0), ln)
                 assert (lv, you) == prev.group(3, 4), (prev.group(0), ln)

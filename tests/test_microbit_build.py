@@ -83,7 +83,13 @@ print(''.join(str(display.get_pixel(x, y)) for y in range(5) for x in range(5)))
 """
     names = ("cmboard", "cmsearch", "cmlines", "cmgame", "cmmain", "cmsave", "cmhw",
              "drv_microbit")
-    source = mpy_wasm.run(code, files=list(names) + ["cmlevels", "cmponder"], fakes=True)
+    # the source's cmgame with the v1 build's switches (FAMILY 0: no start line, no two
+    # players), the rest as they are
+    game = tmp_path / "source" / "cmgame.py"
+    game.parent.mkdir()
+    game.write_text(build.switches((harness.firmware_dir() / "cmgame.py").read_text()))
+    source = mpy_wasm.run(code, files=[n for n in names if n != "cmgame"] + [
+        game, "cmlevels", "cmponder"], fakes=True)
     # the build's cmmain imports drv_microbit itself (no cmhw): boot_code's cmhw is the
     # source's, and goes unused
     out = mpy_wasm.run(rename(code, plan.names), fakes=True,

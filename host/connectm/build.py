@@ -251,11 +251,11 @@ def add_native(name: str, text: str) -> str:
 # The switches of cmsearch (TT, LEAVES, SEED, CLOCK), cmboard (KEYS) and cmgame (FRESH):
 # at 0 the compiler drops their code. And drv_microbit's LOGO and SOUND, cmgame's SOUND, for a
 # micro:bit v1 (no touch logo, no speaker), and main.py's GUARD (the game loop's exception
-# handling: the v1's boot has no room for its code); cmhw's MB_TT, the table's bytes, for
-# a v2.
+# handling: the v1's boot has no room for its code) and cmgame's FAMILY (another level after
+# a game, two players: nor for theirs); cmhw's MB_TT, the table's bytes, for a v2.
 NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK|FRESH) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
-NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD) ?= ?const\(1\)")
+NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD|FAMILY) ?= ?const\(1\)")
 MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
 # Pondering (cmponder) and the binary book (cmsave's SEEK: cmbook): off in both micro:bit
 # builds, and their blocks dropped (unswitched).

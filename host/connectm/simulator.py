@@ -54,17 +54,22 @@ def legend(layout: Layout) -> list[str]:
     return [
         "legend: %s you (%s on the device)  %s computer (%s)  %s winning line" % (
             g["you"], layout.you, g["cpu"], layout.cpu, g["line"]),
-        "        %s cursor  %s computer thinking  %s level bar (menu)" % (
+        "        %s cursor  %s computer thinking, or player 2's turn  %s level bar (menu)" % (
             g["cursor"], g["think"], g["level"]),
         "result text 'L 0-1-0': W you won, L lost, D draw; this level's wins-losses-draws",
     ]
 
 
-def explain(text: str) -> str:
-    """The device's result text ('W 1-0-0') in words; other texts as they are."""
+def explain(text: str, two: bool = False) -> str:
+    """The device's result text ('W 1-0-0'; two players: 'P1 1-0-0' or 'D 1-0-1') in
+    words; other texts as they are."""
     parts = text.split()
-    if len(parts) == 2 and parts[0] in ("W", "L", "D") and parts[1].count("-") == 2:
+    if len(parts) == 2 and parts[0] in ("W", "L", "D", "P1", "P2") and \
+            parts[1].count("-") == 2:
         w, lo, d = parts[1].split("-")
+        if two:
+            return "%s  (%s; two players so far: player 1 won %s, player 2 %s, %s drawn)" % (
+                text, "a draw" if parts[0] == "D" else "player %s won" % parts[0][1], w, lo, d)
         return "%s  (%s; this level so far: %s won, %s lost, %s drawn)" % (
             text, {"W": "you won", "L": "you lost", "D": "a draw"}[parts[0]], w, lo, d)
     return text
@@ -150,14 +155,20 @@ def make_game(layout: Layout, level: int = 1, opponent: str = "engine") -> tuple
 
 def status(game: Any) -> str:
     b = game.b
+    two = game.lv == game.N  # the menu's entry after the last level: two players
     if game.st == 0:
-        return "menu: level %d (left/right), drop to start" % (game.lv + 1)
+        return "menu: %s (left/right), drop to start" % (
+            "two players" if two else "level %d" % (game.lv + 1))
+    if game.st == 1 and two:
+        p = 1 + (b.n & 1)
+        return "play: two players, player %d (%s) to move, column %d" % (
+            p, GLYPHS["you" if p == 1 else "cpu"], game.cur + 1)
     if game.st == 1:
         return "play: level %d, you (%s) move %s, column %d" % (
             game.lv + 1, GLYPHS["you"], "first" if game.hp == 1 else "second", game.cur + 1)
     r = b.over()
-    return "game over: %s" % ("draw" if r == 3 else "you win (%s)" % GLYPHS["line"]
-                              if r == game.hp else "you lose (%s)" % GLYPHS["line"])
+    won = "player %d wins" % r if two else "you win" if r == game.hp else "you lose"
+    return "game over: %s" % ("draw" if r == 3 else "%s (%s)" % (won, GLYPHS["line"]))
 
 
 def glyph(a: int, b: int, y: int, h: int, menu: bool) -> str:
@@ -201,7 +212,7 @@ def run_script(keys: str, layout: Layout, level: int = 1, opponent: str = "engin
         out.write("\n".join(render(game, disp)) + "\n")
         out.write("[%s] %s\n" % (title, status(game)))
         for t in disp.texts:
-            out.write("text: %s\n" % explain(t))
+            out.write("text: %s\n" % explain(t, game.lv == game.N))
         disp.texts.clear()
         out.write("\n")
 
@@ -267,8 +278,8 @@ def run_curses(layout: Layout, level: int = 1, opponent: str = "engine") -> int:
             y = 3 + layout.height
             scr.addstr(y, 0, status(game)[: curses.COLS - 1])
             if disp.texts:
-                scr.addstr(y + 1, 0, ("device shows: " + explain(disp.texts[-1]))[
-                    : curses.COLS - 1])
+                shown = explain(disp.texts[-1], game.lv == game.N)
+                scr.addstr(y + 1, 0, ("device shows: " + shown)[: curses.COLS - 1])
             if serial:
                 scr.addstr(y + 2, 0, ("serial: " + serial[-1])[: curses.COLS - 1])
             for i, line in enumerate(legend(layout) + [HELP]):
