@@ -19,7 +19,8 @@ import pytest
 import harness
 from connectm import build, cli, webpage
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's chromium, or the browser CONNECTM_CHROMIUM names (a CI runner's Chrome)
+CHROMIUM = os.environ.get("CONNECTM_CHROMIUM") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 60_000  # the longest wait on the page: a boot, a reply (both well under it here)
