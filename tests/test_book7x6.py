@@ -1,7 +1,8 @@
 """The Pico's 7x6 opening book (connectm.book7x6, firmware/7x6c4.bin) and its reader
 (cmbook): the file is the builder's, every device move it gives keeps the exact score, and
 cmbook finds the same columns on every interpreter a Pico's MicroPython stands for. The walks
-of the top level's lines (minutes each) are in the extended tier (pytest --extended)."""
+of the top level's lines (minutes each) are in the extended tier (pytest --extended): the
+book's plies here, the perfect lines after them in test_book7x6_lines.py."""
 
 from __future__ import annotations
 
@@ -113,85 +114,6 @@ def test_top_level_keeps_every_exact_score_in_the_book() -> None:
         book.walk(p.board, device, choose, until=book7x6.PLIES)
     assert met == set(before(entries, book7x6.PLIES))
     assert scored[0] > 15000 and scored[1] > 500
-
-
-# the perfect lines the tests walk: before this ply (the whole, to the games' end, is the
-# builder's: `connectm book --size 7x6`, and `connectm tournament --players pico,perfect@4`;
-# both colours to ply 20 took 714 s and 600 s in the two tests here, one after the other,
-# the second reading the first's exact scores (lines_exact); the first player's lines, its
-# opponent's first two moves free, are most of it)
-LINES_TO = 20
-
-
-@pytest.fixture(scope="module")
-def lines_exact() -> exact7x6.Memo:
-    """The exact scores of the module's two walks of the perfect lines: they score many of
-    the same positions (to ply 16, 3,891 of the second's 5,446 scores were the first's;
-    without them bitbully took 178 s of its 290 s)."""
-    return exact7x6.Memo()
-
-
-@pytest.mark.extended
-@needs_bitbully
-def test_perfect_lines_are_the_builders(lines_exact: exact7x6.Memo) -> None:
-    # the builder's corrections on the perfect lines before LINES_TO (first and second:
-    # every move of the opponent before book7x6.FREE, best-scoring ones after), added to the
-    # file's records before the book's plies, are the file's records there
-    file = committed()
-    entries = before(file, book7x6.PLIES)
-    added = book7x6.perfect_lines(entries, table=levels.PICO_TABLE, until=LINES_TO,
-                                  exact=lines_exact)
-    assert added > 10
-    assert entries == before(file, LINES_TO)
-
-
-@pytest.mark.extended
-@needs_bitbully
-def test_warmed_perfect_lines_are_the_one_process_ones(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    # `connectm book --size 7x6 --jobs 2`: the lines' searches and scores in two processes
-    # (warm), then the one walk, which adds the same records as without them and searches
-    # nothing they did not (to ply 16: 2 x 2 minutes); the pieces kept are read back, not
-    # walked again
-    plain = before(committed(), book7x6.PLIES)
-    warmed = dict(plain)
-    added = book7x6.perfect_lines(plain, table=levels.PICO_TABLE, until=16)
-    searched, exact = book7x6.warm(warmed, levels.PICO_TABLE, until=16, jobs=2, keep=tmp_path)
-    known = len(searched)
-    assert len(list(tmp_path.glob("*/*.pickle"))) == 56
-    monkeypatch.setattr(book7x6, "perfect_lines", None)  # (read back: no walk)
-    again, again_exact = book7x6.warm(warmed, levels.PICO_TABLE, until=16, jobs=2,
-                                      keep=tmp_path)
-    assert (again, again_exact.known) == (searched, exact.known)
-    monkeypatch.undo()
-    assert book7x6.perfect_lines(warmed, table=levels.PICO_TABLE, until=16, exact=exact,
-                                 searched=searched) == added > 10
-    assert warmed == plain and len(searched) == known
-
-
-@pytest.mark.extended
-@needs_bitbully
-def test_top_level_keeps_every_exact_score_on_the_perfect_lines(
-        lines_exact: exact7x6.Memo) -> None:
-    # the Pico's top level as the device plays it (cmgame.cpu: the file through cmbook, then
-    # its search with a Pico's table), first and second, against every opponent move before
-    # book7x6.FREE and every best-scoring one after: each of its moves before LINES_TO keeps
-    # the exact score, and it meets every record there
-    p = book.Player(7, 6, 4, TOP, table=levels.PICO_TABLE)
-    b = p.board
-    met: set[bytes] = set()
-
-    def choose() -> int:
-        c = p.move()
-        assert c in book.best_columns(b.order, lines_exact.scores(b)), cmmoves.moves(b)
-        met.add(book7x6.key(b)[0])
-        return c
-
-    for device in (1, 2):
-        book7x6.walk_lines(b, device, choose, lines_exact, until=LINES_TO)
-    file = committed()
-    lines = set(before(file, LINES_TO)) - set(before(file, book7x6.PLIES))
-    assert len(lines) > 10 and lines <= met
 
 
 def test_decode_rejects_what_is_not_a_book() -> None:

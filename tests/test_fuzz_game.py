@@ -38,16 +38,27 @@ class Reset(BaseException):
     """machine.reset() on the fake board: the test boots main.py again."""
 
 
+class Silent(BaseException):
+    """The virtual clock ran LIMIT ms past the script's last event and the run was not done:
+    the game went silent (a BaseException: main.py's loop does not catch it)."""
+
+
+LIMIT = 600_000  # virtual ms: the search's ticks and the loop's sleeps, far beyond a reply's
+
+
 class Clock:
     """utime for main.py on CPython: virtual ms. sleep_ms() advances it and delivers the
     script's events that are due; ticks_ms() moves 1 ms a call (the search's budget runs
-    out in virtual time)."""
+    out in virtual time). Once the events are out, the run ends when done() holds, and fails
+    (Silent) when it has not after ``limit`` ms more."""
 
-    def __init__(self, events: list[tuple[int, Callable[[], None]]]) -> None:
+    def __init__(self, events: list[tuple[int, Callable[[], None]]],
+                 limit: int = LIMIT) -> None:
         self.now = 0
         self.events = sorted(events, key=lambda e: e[0])  # (time, action)
         self.i = 0
         self.done: Callable[[], bool] = lambda: True
+        self.limit = limit
 
     def module(self) -> types.ModuleType:
         m = types.ModuleType("utime")
@@ -60,6 +71,7 @@ class Clock:
 
     def ticks_ms(self) -> int:
         self.now += 1
+        self.check()
         return self.now
 
     def sleep_ms(self, ms: int) -> None:
@@ -69,6 +81,13 @@ class Clock:
             self.i += 1
         if self.i >= len(self.events) and self.done():
             raise Stop
+        self.check()
+
+    def check(self) -> None:
+        last = self.events[-1][0] if self.events else 0
+        if self.now > last + self.limit:
+            raise Silent("the run was not done %d virtual s after its last event, at %d s"
+                         % (self.limit // 1000, last // 1000))
 
 
 class Game:
@@ -136,6 +155,8 @@ class Game:
                 except Stop:
                     self.n = sys.modules["cmgame"].b.n  # the moves on the board at the end
                     break
+                except Silent as e:
+                    pytest.fail("%s; its last lines: %s" % (e, self.lines()[-4:]), pytrace=False)
                 finally:
                     sys.modules["gc"] = fake_gc
 
@@ -236,11 +257,12 @@ def finish(game: Game, clock: Clock) -> dict[str, Any]:
             c = next(c for c in range(g.b.w) if g.b.can_play(c))
             game.mb.uart.feed(str(c + 1).encode())
             state["move"] = len(game.lines())
+            state["at"] = max(len(game.out.getvalue()) - 1, 0)  # (from the last line end)
 
     end = max(t for t, _ in clock.events)
     clock.events += [(end + 3000 + 500 * i, step) for i in range(12)]
-    clock.done = lambda: "move" in state and any(
-        ln.startswith("B ") for ln in game.lines()[state["move"]:])
+    # (the output read from where it was at the move: not split into lines at every step)
+    clock.done = lambda: "at" in state and "\nB " in game.out.getvalue()[state["at"]:]
     return state
 
 
@@ -272,6 +294,32 @@ def test_fuzz_game_cpython(tmp_path: Path, seed: int, n_bytes: int, n_buttons: i
     assert any(ln.startswith("B ") for ln in lines[state["move"]:]), after
     assert game.boots == 1  # no reset
     assert bad <= clock.now // 1024 + 2  # one line a second at most
+
+
+class Muted(io.StringIO):
+    """The game's output without its B lines: a game gone silent (print writes a line's
+    text, then its end)."""
+
+    drop = False
+
+    def write(self, s: str) -> int:
+        if s.startswith("B ") or s == "\n" and self.drop:
+            self.drop = not self.drop
+            return len(s)
+        return super().write(s)
+
+
+def test_a_silent_game_fails_the_fuzz_within_its_limit(tmp_path: Path) -> None:
+    # the fuzz's wait for the human's B line, on a game that prints none: it fails once the
+    # virtual clock is LIMIT past the script's last event (it waited for ever)
+    game = Game(tmp_path)
+    game.out = Muted()
+    clock = Clock(fuzz_events(game, 3, 200, 20))
+    finish(game, clock)
+    with pytest.raises(pytest.fail.Exception, match="not done 600 virtual s after its last"):
+        game.run(clock)
+    assert clock.now <= clock.events[-1][0] + LIMIT + 1000
+    assert "M " in game.out.getvalue() and "B " not in game.out.getvalue()
 
 
 # ---- a failure in each kind of step -------------------------------------------------------

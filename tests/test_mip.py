@@ -7,7 +7,8 @@ Pico's USB serial port. mpremote's own mip installs the package from the reposit
 on 127.0.0.1 (mip reads a github: package the same way: the package file, then each of its
 `urls` relative to it). Then the installed main.py boots from that file system, with the
 tests' fake machine and neopixel modules for the hardware, and a game is played over the
-serial line.
+serial line. The same packages from the page's site (`connectm web --out`, which the Pages
+workflow publishes: the README's mip lines name it) give the board the same files.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, Iterator
 import pytest
 
 from harness import FAKES, REPO
-from connectm import build, fw, mip_package, unixport
+from connectm import build, fw, mip_package, unixport, webpage
 
 from test_deploy import Serial  # the game's serial line (docs/serial.md)
 
@@ -96,8 +97,26 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def index() -> Iterator[str]:
     """The repository served on 127.0.0.1 (an ephemeral port): the packages' base URL."""
+    yield from served(REPO)
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The page's site, as `connectm web --out` writes it, served on 127.0.0.1."""
+    from conftest import unavailable
+
+    try:
+        webpage.npm_dir()
+    except webpage.WebError as e:
+        unavailable(str(e))
+    site = tmp_path_factory.mktemp("site")
+    webpage.build(site)
+    yield from served(site)
+
+
+def served(folder: Path) -> Iterator[str]:
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(REPO)))
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -158,6 +177,18 @@ class Pico:
             os.close(fd)
 
 
+def listing(t: Any) -> dict[str, str]:
+    """The board's files at its root (but the mounts), with their sha256."""
+    listed = t.exec(LIST % sorted(MOUNTS)).decode().split()
+    return dict(zip(listed[::2], listed[1::2]))
+
+
+def planned(board: str) -> dict[str, str]:
+    """deploy's files for the board (build.plan), with their sha256."""
+    return {i.name: hashlib.sha256(i.data).hexdigest()
+            for i in build.plan(build.BOARDS[board]).items}
+
+
 def test_packages_are_in_step() -> None:
     # package.json, package-neopixel.json and the files deploy changes for a board are the
     # ones connectm.mip_package writes from today's firmware, and nothing stale is left in
@@ -202,10 +233,7 @@ def test_mip_install_gives_a_pico_the_game(package: str, index: str, tmp_path: P
         t.serial.timeout = 0.5
         try:
             t.enter_raw_repl(soft_reset=False)
-            listed = t.exec(LIST % sorted(MOUNTS)).decode().split()
-            want = {i.name: hashlib.sha256(i.data).hexdigest()
-                    for i in build.plan(build.BOARDS[board]).items}
-            assert dict(zip(listed[::2], listed[1::2])) == want
+            assert listing(t) == planned(board)
             t.exec_raw_no_follow(RUN_MAIN)
             io = Serial(pico.port, line=t.serial)
             m = io.send("?", r"M (\d+)$", timeout=120)
@@ -233,6 +261,38 @@ def test_mip_install_gives_a_pico_the_game(package: str, index: str, tmp_path: P
             print("game:", moves, "over:", m.group(5))
             assert not [ln for ln in io.lines if ln.startswith("Traceback")], io.lines
             assert not [ln for ln in io.lines[len(boot):] if ln.startswith("E ")], io.lines
+        finally:
+            t.close()
+    finally:
+        pico.close()
+
+
+def test_mip_install_from_the_page(page: str, tmp_path: Path) -> None:
+    # the README's lines: each package at the page's address (GitHub Pages' for the
+    # repository, where the Pages workflow publishes the site `connectm web --out` writes);
+    # from there, mip gives the board deploy's files for the package's board, byte for byte,
+    # as from the repository (package.json here: the site's files are the repository's,
+    # tests/test_web.py)
+    from conftest import unavailable
+    from mpremote.transport_serial import SerialTransport
+
+    readme = (REPO / "README.md").read_text()
+    (address,) = set(re.findall(r"https://[\w-]+\.github\.io/connectm/", readme))
+    for package in mip_package.PACKAGES:
+        line = "mpremote mip install --target / %s%s " % (address, package)
+        assert line in readme, line
+    why = unixport.missing()
+    if why:
+        unavailable(why)
+    pico = Pico(tmp_path)
+    try:
+        p = pico.mpremote("mip", "install", "--target", "/", page + "/package.json")
+        assert p.returncode == 0 and p.stdout.rstrip().endswith("Done"), p.stdout + p.stderr
+        t = SerialTransport(pico.port, baudrate=115200)
+        t.serial.timeout = 0.5
+        try:
+            t.enter_raw_repl(soft_reset=False)
+            assert listing(t) == planned(mip_package.PACKAGES["package.json"])
         finally:
             t.close()
     finally:

@@ -17,9 +17,10 @@ from typing import Any, Iterator
 import pytest
 
 import harness
-from connectm import build, cli, webpage
+from connectm import build, cli, mip_package, webpage
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's chromium, or the browser CONNECTM_CHROMIUM names (a CI runner's Chrome)
+CHROMIUM = os.environ.get("CONNECTM_CHROMIUM") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 60_000  # the longest wait on the page: a boot, a reply (both well under it here)
@@ -208,6 +209,8 @@ def test_page_plays_the_v2s_moves_both_colours(site: str, browser: Any,
     table = page.table()
     assert table == build.V2_TT
     assert page.data()["st"] == "0" and "Menu: level 1 of 5" in page.page.inner_text("#status")
+    # mip's line for a Pico, with the page's own address (the packages are beside it)
+    assert page.page.inner_text("#mip") == "mpremote mip install --target / %spackage.json" % site
     # the sounds, off at boot: the logo held for a second turns them on (a short 1760 Hz
     # beep) and drops nothing (the menu stays: B below moves the level)
     page.page.hover("#logo")
@@ -300,6 +303,11 @@ def test_web_out_writes_the_static_site(tmp_path: Path, capsys: pytest.CaptureFi
     site = tmp_path / "site"
     for f in webpage.PAGE + webpage.NPM_FILES + ("boards.json", "MICROPYTHON-LICENSE.txt"):
         assert (site / f).is_file(), f
+    # mip's packages and the files they name (tests/test_mip.py installs them from here)
+    for path, data in mip_package.site_files().items():
+        assert (site / path).read_bytes() == data, path
+    notice = (site / "MICROPYTHON-LICENSE.txt").read_text()
+    assert "the npm package %s." % webpage.NPM_PKG in notice and "MIT License" in notice
     for name in webpage.BOARDS:
         files = {p.name for p in (site / "boards" / name).iterdir()}
         assert files == {i.name for i in build.plan(build.BOARDS[name]).items} | {"webmain.py"}

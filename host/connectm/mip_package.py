@@ -1,5 +1,7 @@
-"""The package files for mip: ``mpremote mip install --target / github:OWNER/connectm`` gives
-a Raspberry Pi Pico the game, as ``connectm deploy`` would, without connectm on the host.
+"""The package files for mip: ``mpremote mip install --target / URL/package.json`` gives a
+Raspberry Pi Pico the game, as ``connectm deploy`` would, without connectm on the host. URL:
+the published page (``connectm web --out`` writes the packages and their files beside it), or
+the repository (``github:OWNER/connectm``: mip reads package.json at its root).
 
 mip copies each ``urls`` entry ``[DEST, URL]`` of a package file to TARGET/DEST, the URL
 relative to the package file (mpremote's mip and MicroPython's own alike). With ``--target
@@ -56,6 +58,16 @@ def files() -> dict[str, bytes]:
         out[name] = package_json(board).encode()
         out.update((path, data) for _, path, data in entries(board)
                    if not path.startswith("firmware/"))
+    return out
+
+
+def site_files() -> dict[str, bytes]:
+    """The package files and every file they name, by path: what a web server publishes
+    for ``mpremote mip install --target / URL/package.json`` (``connectm web --out``)."""
+    out: dict[str, bytes] = {}
+    for name, board in PACKAGES.items():
+        out[name] = package_json(board).encode()
+        out.update((path, data) for _, path, data in entries(board))
     return out
 
 

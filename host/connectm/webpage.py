@@ -5,11 +5,15 @@
 - the page (``host/connectm/web/``: index.html, page.js, worker.js, style.css) and its model
   of the boards' hardware (hw/: microbit, music, machine, webhw, MicroPython modules);
 - MicroPython-WebAssembly (micropython.mjs and micropython.wasm, MIT), copied from the npm
-  package the tests use (``make npm``): nothing is downloaded when the page runs;
+  package the tests use (``make npm``), or from the copy a wheel carries (``WASM``): nothing
+  is downloaded when the page runs;
 - for each board in BOARDS, the files ``connectm deploy`` copies to it (``connectm.build.plan``)
   and webmain.py: that build's main.py as a generator, its game loop's ``sleep_ms(20)`` a
   ``yield``, so that the page's worker runs the loop a step at a time (a browser cannot
-  sleep inside a running program) and feeds the buttons and the serial line in between.
+  sleep inside a running program) and feeds the buttons and the serial line in between;
+- mip's packages for a Pico (``connectm.mip_package``: package.json, package-neopixel.json
+  and the files they name, at the same paths as in the repository), so that the published
+  page's address is also the one of ``mpremote mip install --target / URL/package.json``.
 
 ``serve(out, port)`` serves the folder on 127.0.0.1 with http.server.
 """
@@ -25,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from connectm import build as builds
-from connectm import fw
+from connectm import fw, mip_package
 from connectm.minify import rename
 
 WEB = Path(__file__).resolve().parent / "web"
@@ -40,31 +44,9 @@ BOARDS = ("microbit-v2", "microbit", "pico-max7219")
 # boot compiles source and collects no garbage inside a step, so it keeps more than a Pico's
 # (T 141312 here, where a Pico prints ~166 to 200 KB): the T line says which.
 PICO_HEAP = 192 * 1024
-# copies of micropython.mjs and .wasm carry MicroPython's notice (the npm package has no file)
-MICROPYTHON_NOTICE = """micropython.mjs and micropython.wasm: MicroPython %s, the npm package %s.
-
-The MIT License (MIT)
-
-Copyright (c) 2013-2025 Damien P. George
-
-Permission is hereby granted, free of charge, to any person obtaining a copy
-of this software and associated documentation files (the "Software"), to deal
-in the Software without restriction, including without limitation the rights
-to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
-copies of the Software, and to permit persons to whom the Software is
-furnished to do so, subject to the following conditions:
-
-The above copyright notice and this permission notice shall be included in
-all copies or substantial portions of the Software.
-
-THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
-OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN
-THE SOFTWARE.
-"""
+# the copy of them a wheel carries (``make npm`` puts the npm package's files there; not
+# committed), with MicroPython's MIT notice (LICENSE: the npm package has no file of it)
+WASM = WEB / "wasm"
 LOOP_SLEEP = "sleep_ms(20)"
 # cmgame's state after a step, for the page (webhw.report); renamed with the build's names
 GAME_STATE = """
@@ -89,17 +71,23 @@ class WebError(ValueError):
 
 
 def npm_dir() -> Path:
-    """The npm package's folder: under $CONNECTM_NPM_PREFIX, else the checkout's .cache/npm."""
-    prefixes = [Path(os.environ["CONNECTM_NPM_PREFIX"])] if os.environ.get(
-        "CONNECTM_NPM_PREFIX") else []
-    prefixes.append(fw.firmware_dir().parent / ".cache" / "npm")
-    for prefix in prefixes:
-        d = prefix / "node_modules" / NPM_PKG
-        if all((d / f).is_file() for f in NPM_FILES):
+    """The npm package's folder: under $CONNECTM_NPM_PREFIX, else the package's copy (WASM),
+    else the checkout's .cache/npm."""
+    dirs = [Path(os.environ["CONNECTM_NPM_PREFIX"]) / "node_modules" / NPM_PKG] if \
+        os.environ.get("CONNECTM_NPM_PREFIX") else []
+    dirs += [WASM, fw.firmware_dir().parent / ".cache" / "npm" / "node_modules" / NPM_PKG]
+    for d in dirs:
+        if all((d / f).is_file() for f in NPM_FILES + ("package.json",)):
             return d
     raise WebError("MicroPython-WebAssembly not found in %s: run `make npm` in the checkout, or "
                    "npm install --prefix DIR %s@1.27.0 and set CONNECTM_NPM_PREFIX=DIR" % (
-                       " or ".join(str(p) for p in prefixes), NPM_PKG))
+                       " or ".join(str(d) for d in dirs), NPM_PKG))
+
+
+def notice(version: str) -> str:
+    """MicroPython's notice for the copies of micropython.mjs and .wasm."""
+    return "micropython.mjs and micropython.wasm: MicroPython %s, the npm package %s.\n\n%s" % (
+        version, NPM_PKG, (WASM / "LICENSE").read_text())
 
 
 def stepped_main(main: str) -> str:
@@ -158,7 +146,7 @@ def build(out: Path) -> list[Path]:
     for f in NPM_FILES:
         written.append(Path(shutil.copyfile(npm / f, out / f)))
     version = json.loads((npm / "package.json").read_text()).get("version", "?")
-    (out / "MICROPYTHON-LICENSE.txt").write_text(MICROPYTHON_NOTICE % (version, NPM_PKG))
+    (out / "MICROPYTHON-LICENSE.txt").write_text(notice(version))
     written.append(out / "MICROPYTHON-LICENSE.txt")
     boards = {}
     for name in BOARDS:
@@ -168,6 +156,10 @@ def build(out: Path) -> list[Path]:
         for fname, data in files.items():
             (d / fname).write_bytes(data)
             written.append(d / fname)
+    for path, data in mip_package.site_files().items():
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_bytes(data)
+        written.append(out / path)
     manifest = {"boards": boards, "default": BOARDS[0], "hw": list(HW),
                 "micropython": "%s %s" % (NPM_PKG, version)}
     (out / "boards.json").write_text(json.dumps(manifest, indent=1) + "\n")

@@ -8,6 +8,8 @@ const params = new URLSearchParams(location.search);
 const worker = new Worker("worker.js", { type: "module" });
 const info = { lines: [], loadMs: null, bootMs: null, steps: [], sounds: [] };
 window.connectm = info;
+// mip's line for a Pico: the packages are published beside the page (connectm web --out)
+$("mip").textContent = "mpremote mip install --target / " + new URL("package.json", location.href);
 
 let spec = null;
 let kind = "microbit";
