@@ -340,3 +340,36 @@ def test_ponder_bench_counts_each_reply_once() -> None:
     assert bench.play(3, 4.0, True) == [0] * len(plain)
     quick = bench.play(3, 0.0, True)
     assert len(quick) == len(plain) and all(q in (0, p) for q, p in zip(quick, plain))
+
+
+def test_the_cursor_blinks_while_pondering(game: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pondering search's poll gives cmgame.tick() the time as the game's does (cmponder):
+    # the human's cursor, the only LED that blinks on the human's turn, goes on blinking
+    # while the board ponders, over a fake clock of 40 ms a reading (a poll every SLICE nodes).
+    import cmponder
+
+    clock = [0]
+
+    def ticks() -> int:
+        clock[0] += 40
+        return clock[0]
+
+    monkeypatch.setattr(cmponder, "ticks_ms", ticks)
+    cursor: list[tuple[int, int]] = []
+
+    class Cursor(Disp):
+        def px(self, x: int, y: int, v: int) -> None:
+            if y == 0 and x == game.cur:
+                cursor.append((clock[0], v))
+
+    fw.boot(Cursor(), 7, 6, TT)
+    game.lv = len(game.LEVELS) // 3 - 1
+    game.key("d")
+    for c in "4453":  # off the book: the reply under the cursor is searched
+        game.b.play(int(c) - 1)
+    cursor.clear()
+    assert game.pd.run(game, lambda: None) is None  # pondered to its end, no key
+    assert game.pd.s.nodes > 2000 and clock[0] > 1024
+    on = [t for t, v in cursor if v == 9]
+    off = [t for t, v in cursor if v == 0]
+    assert on and off and max(b - a for a, b in zip(on, on[1:])) <= 512 + 40
