@@ -14,6 +14,7 @@ import ast
 import re
 import subprocess
 import tempfile
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -121,6 +122,8 @@ class Plan:
     missing: list[str]  # root modules not in firmware/ (yet)
     notes: list[str]
     names: dict[str, str] = field(default_factory=dict)  # the renaming (micro:bit build)
+    # the modules frozen into the firmware (file name -> source), not in the file system
+    frozen: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -357,11 +360,57 @@ def microbit_build(items: list[Item], fixed: tuple[int, int, int], v2: bool = Fa
 V1_SCALED = 512
 
 
+# main.py's boot: cmmain run a statement at a time from the file system, which the frozen
+# build replaces by an import of the frozen cmmain (its globals g and key are the game's)
+EXEC_BOOT = re.compile(r"(?ms)^f = open\('cmmain\.py'\)\n.*?^f\.close\(\)\n")
+STEP = "cmstep"  # the frozen build's module of main.py's guarded step
+# (cmmain first: imported from cmstep's import, the boot's imports nest three deep, and
+# the C stack overflows in the third)
+FROZEN_MAIN = "import cmmain\nfrom %s import step\nwhile True:\n    step()\n" % STEP
+
+
+def frozen_main(text: str) -> tuple[str, str]:
+    """(main.py, cmstep's source) for the v1 build whose modules are frozen into the
+    firmware. The game loop stays at main.py's top level (inside an import the C stack
+    overflows at a save), but its step, the guarded one (GUARD's block), is a function of
+    a frozen module, step(): its code in flash, not compiled into the heap at boot (the
+    guard's loop compiled from main.py holds ~700 B of it). What the step keeps from one
+    step to the next (the retry flag, the key, the state before it) are cmstep's globals."""
+    text, n = EXEC_BOOT.subn("", text)
+    tree = ast.parse(text)
+    guard = [s for s in tree.body if isinstance(s, ast.If) and isinstance(s.test, ast.Name)
+             and s.test.id == "GUARD"]
+    loop = guard[0].body[-1] if len(guard) == 1 else None
+    if n != 1 or not isinstance(loop, ast.While) or not isinstance(loop.test, ast.Constant) \
+            or loop.test.value is not True or guard[0].orelse:
+        raise BuildError("main.py's boot and loop are not the ones the frozen build knows")
+    lines = text.splitlines(keepends=True)
+
+    def block(first: ast.stmt, last: ast.stmt) -> str:  # its lines, comments left out
+        return textwrap.dedent("".join(
+            ln for ln in lines[first.lineno - 1:last.end_lineno]
+            if ln.strip() and not ln.strip().startswith("#")))
+
+    handlers = {h.name for node in ast.walk(loop) if isinstance(node, ast.Try)
+                for h in node.handlers if h.name}
+    kept = sorted({node.id for node in ast.walk(loop) if isinstance(node, ast.Name)
+                   and isinstance(node.ctx, ast.Store)} - handlers)
+    head = "".join(lines[:guard[0].lineno - 1])
+    before = block(guard[0].body[0], guard[0].body[-2]) if len(guard[0].body) > 1 else ""
+    step = "%sfrom cmmain import g, key\n%sdef step():\n    global %s\n%s" % (
+        head, before, ", ".join(kept),
+        textwrap.indent(block(loop.body[0], loop.body[-1]), "    "))
+    return FROZEN_MAIN, step
+
+
 def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None = None,
-         scaled: int = 0) -> Plan:
+         scaled: int = 0, frozen: bool = False) -> Plan:
     """What to copy to this board (info=None: assume .py files, e.g. a dry run offline;
     leaves: see microbit_build; scaled: a micro:bit v2's build for a v1's heap, its table
-    this many bytes: V1_SCALED)."""
+    this many bytes: V1_SCALED; frozen: the v1's build for a firmware that holds its
+    modules, which go into Plan.frozen, and main.py keeps the step guard)."""
+    if frozen and (board.v2 or not board.fixed or scaled):
+        raise BuildError("only the micro:bit v1's build is frozen")
     available = {p.stem: p for p in fw.firmware_files()}
     names, missing = select_modules(board, available)
     notes: list[str] = []
@@ -393,6 +442,10 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
                 text = unswitched(text, name)
             if not board.v2:  # (no table on a v1: cmgame's FRESH blocks go too)
                 text = unswitched(text, "FRESH")
+            if frozen and src.stem == "main":
+                text, step = frozen_main(text)
+                items.append(Item(STEP + ".py", strip_source(step).encode(),
+                                  src.with_name(STEP + ".py"), "main.py's step"))
             items.append(Item(src.name, strip_source(text).encode(), src, "stripped"))
             continue
         text = src.read_text()
@@ -440,7 +493,12 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
             items.append(Item("book.bin", bk.read_bytes(), bk, "opening book"))
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
-    return Plan(board, items, missing, notes, names_map)
+    p = Plan(board, items, missing, notes, names_map)
+    if frozen:
+        p.frozen = {i.name: i.data for i in items if i.name.endswith(".py")
+                    and i.name != "main.py"}
+        p.items = [i for i in items if i.name not in p.frozen]
+    return p
 
 
 # Run on the board after a compiled copy (and on the unix port by the tests and the bench):
