@@ -153,7 +153,7 @@ def build_firmware(source: Path, out: Path | None = None) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print(__doc__.strip().splitlines()[-5].strip(), file=sys.stderr)
+        print("usage: python -m connectm.firmware_v1 SOURCE_DIR", file=sys.stderr)
         return 2
     try:
         meta = build_firmware(Path(args[0]))
