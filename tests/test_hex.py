@@ -25,12 +25,14 @@ from test_deploy import B_LINE, Serial, assert_hosts_moves, human_turn, start_ga
 
 @pytest.fixture(scope="module")
 def hexes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The v1's single-board hex and the universal hex, made by the command line."""
+    """The v1's single-board hex and the universal hex, made by the command line, the v1's
+    with the stock firmware (where the frozen one is built, too: tests/test_frozen.py)."""
     folder = tmp_path_factory.mktemp("hex")
     out = {"microbit-v1": folder / "connectm-v1.hex", "microbit": folder / "connectm.hex"}
     for board, path in out.items():
         t0 = time.perf_counter()
-        assert cli.main(["hex", "--board", board, "-o", str(path)]) == 0
+        assert cli.main(["hex", "--board", board, "--v1-firmware", "stock", "-o",
+                         str(path)]) == 0
         print("%s: %d B in %.1f s" % (path.name, path.stat().st_size,
                                       time.perf_counter() - t0))
     return out
@@ -88,8 +90,8 @@ def test_the_same_commit_gives_the_same_bytes(hexes: dict[str, Path], tmp_path: 
     # dicts of names could change the build's renaming): the same bytes.
     again = tmp_path / "again.hex"
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    subprocess.run([sys.executable, "-m", "connectm.cli", "hex", "-o", str(again)], env=env,
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "connectm.cli", "hex", "--v1-firmware", "stock", "-o",
+                    str(again)], env=env, check=True, capture_output=True, timeout=300)
     assert again.read_bytes() == hexes["microbit"].read_bytes()
 
 

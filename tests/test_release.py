@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from harness import NPM_PREFIX, REPO
-from connectm import cli, hexfile, mip_package, webpage
+from connectm import cli, firmware_v1, hexfile, mip_package, webpage
 
 WORKFLOWS = REPO / ".github" / "workflows"
 RELEASE = WORKFLOWS / "release.yml"
@@ -58,12 +58,21 @@ def test_release_attaches_the_hex_its_command_makes(tmp_path: Path,
     commands = re.findall(r"(?m)^\s*(connectm hex\b.*)$", text)
     assert len(commands) == 1, commands
     args = shlex.split(commands[0])[1:]
+    # the v1's part with the game frozen into its firmware, which the step before builds
+    assert "--v1-firmware frozen" in commands[0] and re.search(
+        r"(?m)^\s*run: tools/firmware_v1\.sh python$", text), commands
+    if firmware_v1.found()[0] is None:
+        from conftest import unavailable
+
+        unavailable("the frozen v1 firmware: " + firmware_v1.found()[1])
     monkeypatch.chdir(tmp_path)
     assert cli.main(args) == 0
     attached = re.findall(r"(?m)^\s*files:\s*(\S+)\s*$", text)
     assert attached == ["connectm.hex"], attached
     made = (tmp_path / attached[0]).read_text()
-    assert sorted(hexfile.split(made)) == ["microbit-v1", "microbit-v2"]
+    parts = hexfile.split(made)
+    assert sorted(parts) == ["microbit-v1", "microbit-v2"]
+    assert sorted(hexfile.read_files(parts["microbit-v1"])) == ["data", "main.py"]
     assert re.search(r"(?m)^on:\n  push:\n    tags: \[\"v\*\"\]$", text), "runs on a tag v*"
 
 

@@ -14,6 +14,7 @@ import ast
 import re
 import subprocess
 import tempfile
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -121,6 +122,8 @@ class Plan:
     missing: list[str]  # root modules not in firmware/ (yet)
     notes: list[str]
     names: dict[str, str] = field(default_factory=dict)  # the renaming (micro:bit build)
+    # the modules frozen into the firmware (file name -> source), not in the file system
+    frozen: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -252,10 +255,12 @@ def add_native(name: str, text: str) -> str:
 # at 0 the compiler drops their code. And drv_microbit's LOGO and SOUND, cmgame's SOUND, for a
 # micro:bit v1 (no touch logo, no speaker), and main.py's GUARD (the game loop's exception
 # handling: the v1's boot has no room for its code) and cmgame's FAMILY (another level after
-# a game, two players: nor for theirs); cmhw's MB_TT, the table's bytes, for a v2.
+# a game, two players: nor for theirs; the v1's frozen build keeps it); cmhw's MB_TT, the
+# table's bytes, for a v2.
 NO_TABLES = re.compile(r"(?m)^(TT|KEYS|SEED|CLOCK|FRESH) ?= ?const\(1\)")
 NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
-NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD|FAMILY) ?= ?const\(1\)")
+NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD) ?= ?const\(1\)")
+NO_FAMILY = re.compile(r"(?m)^(FAMILY) ?= ?const\(1\)")
 MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
 # Pondering (cmponder) and the binary book (cmsave's SEEK: cmbook): off in both micro:bit
 # builds, and their blocks dropped (unswitched).
@@ -263,17 +268,19 @@ NO_PONDER = re.compile(r"(?m)^(PONDER|SEEK) ?= ?const\(1\)")
 
 
 def switches(text: str, v2: bool = False, leaves: bool | None = None,
-             table: int = V2_TT) -> str:
+             table: int = V2_TT, family: bool = False) -> str:
     """A module's source with the micro:bit build's switches at 0 (v2: keep the table, the
     touch logo and the sounds, and give the table ``table`` bytes; leaves: keep the search's
     frontier scoring, which the v2's build keeps (leaves=None) and the v1's whole game has
-    no room for)."""
+    no room for; family: keep cmgame's FAMILY on a v1, whose frozen build has the room)."""
     text = NO_PONDER.sub(r"\1=const(0)", text)
     if not (v2 if leaves is None else leaves):
         text = NO_LEAVES.sub(r"\1=const(0)", text)
     if v2:
         return MB_TT.sub(r"\1=const(%d)" % table, text)
     text = NO_TABLES.sub(r"\1=const(0)", text)
+    if not family:
+        text = NO_FAMILY.sub(r"\1=const(0)", text)
     return NO_LOGO.sub(r"\1=const(0)", text)
 
 
@@ -324,12 +331,13 @@ def direct_driver(texts: dict[str, str], fixed: tuple[int, int, int]) -> None:
 
 def microbit_build(items: list[Item], fixed: tuple[int, int, int], v2: bool = False,
                    leaves: bool | None = None, table: int = V2_TT,
-                   renamed: bool | None = None) -> dict[str, str]:
+                   renamed: bool | None = None, family: bool = False) -> dict[str, str]:
     """Make stripped items fit a micro:bit v1 that plays the board ``fixed`` (W, H, M), in
     place (v2, leaves, table: see switches); return the rename map. A v2 build is renamed not
     at all (renamed=None): its heap holds the names, and a module name may be one of the
     v2's own. (renamed=True on a v2 build: the v2's code as a v1 can hold it, V1_SCALED.)"""
-    texts = {i.source.stem: switches(i.data.decode(), v2, leaves, table) for i in items}
+    texts = {i.source.stem: switches(i.data.decode(), v2, leaves, table, family)
+             for i in items}
     if not v2:
         direct_driver(texts, fixed)
     texts = drop_unread(fold_consts(inline_constants(texts)))
@@ -357,11 +365,57 @@ def microbit_build(items: list[Item], fixed: tuple[int, int, int], v2: bool = Fa
 V1_SCALED = 512
 
 
+# main.py's boot: cmmain run a statement at a time from the file system, which the frozen
+# build replaces by an import of the frozen cmmain (its globals g and key are the game's)
+EXEC_BOOT = re.compile(r"(?ms)^f = open\('cmmain\.py'\)\n.*?^f\.close\(\)\n")
+STEP = "cmstep"  # the frozen build's module of main.py's guarded step
+# (cmmain first: imported from cmstep's import, the boot's imports nest three deep, and
+# the C stack overflows in the third)
+FROZEN_MAIN = "import cmmain\nfrom %s import step\nwhile True:\n    step()\n" % STEP
+
+
+def frozen_main(text: str) -> tuple[str, str]:
+    """(main.py, cmstep's source) for the v1 build whose modules are frozen into the
+    firmware. The game loop stays at main.py's top level (inside an import the C stack
+    overflows at a save), but its step, the guarded one (GUARD's block), is a function of
+    a frozen module, step(): its code in flash, not compiled into the heap at boot (the
+    guard's loop compiled from main.py holds ~700 B of it). What the step keeps from one
+    step to the next (the retry flag, the key, the state before it) are cmstep's globals."""
+    text, n = EXEC_BOOT.subn("", text)
+    tree = ast.parse(text)
+    guard = [s for s in tree.body if isinstance(s, ast.If) and isinstance(s.test, ast.Name)
+             and s.test.id == "GUARD"]
+    loop = guard[0].body[-1] if len(guard) == 1 else None
+    if n != 1 or not isinstance(loop, ast.While) or not isinstance(loop.test, ast.Constant) \
+            or loop.test.value is not True or guard[0].orelse:
+        raise BuildError("main.py's boot and loop are not the ones the frozen build knows")
+    lines = text.splitlines(keepends=True)
+
+    def block(first: ast.stmt, last: ast.stmt) -> str:  # its lines, comments left out
+        return textwrap.dedent("".join(
+            ln for ln in lines[first.lineno - 1:last.end_lineno]
+            if ln.strip() and not ln.strip().startswith("#")))
+
+    handlers = {h.name for node in ast.walk(loop) if isinstance(node, ast.Try)
+                for h in node.handlers if h.name}
+    kept = sorted({node.id for node in ast.walk(loop) if isinstance(node, ast.Name)
+                   and isinstance(node.ctx, ast.Store)} - handlers)
+    head = "".join(lines[:guard[0].lineno - 1])
+    before = block(guard[0].body[0], guard[0].body[-2]) if len(guard[0].body) > 1 else ""
+    step = "%sfrom cmmain import g, key\n%sdef step():\n    global %s\n%s" % (
+        head, before, ", ".join(kept),
+        textwrap.indent(block(loop.body[0], loop.body[-1]), "    "))
+    return FROZEN_MAIN, step
+
+
 def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None = None,
-         scaled: int = 0) -> Plan:
+         scaled: int = 0, frozen: bool = False) -> Plan:
     """What to copy to this board (info=None: assume .py files, e.g. a dry run offline;
     leaves: see microbit_build; scaled: a micro:bit v2's build for a v1's heap, its table
-    this many bytes: V1_SCALED)."""
+    this many bytes: V1_SCALED; frozen: the v1's build for a firmware that holds its
+    modules, which go into Plan.frozen, and main.py keeps the step guard)."""
+    if frozen and (board.v2 or not board.fixed or scaled):
+        raise BuildError("only the micro:bit v1's build is frozen")
     available = {p.stem: p for p in fw.firmware_files()}
     names, missing = select_modules(board, available)
     notes: list[str] = []
@@ -393,6 +447,10 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
                 text = unswitched(text, name)
             if not board.v2:  # (no table on a v1: cmgame's FRESH blocks go too)
                 text = unswitched(text, "FRESH")
+            if frozen and src.stem == "main":
+                text, step = frozen_main(text)
+                items.append(Item(STEP + ".py", strip_source(step).encode(),
+                                  src.with_name(STEP + ".py"), "main.py's step"))
             items.append(Item(src.name, strip_source(text).encode(), src, "stripped"))
             continue
         text = src.read_text()
@@ -421,7 +479,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
     if board.fixed and scaled:
         names_map = microbit_build(items, board.fixed, board.v2, False, scaled, renamed=True)
     elif board.fixed:
-        names_map = microbit_build(items, board.fixed, board.v2, leaves)
+        names_map = microbit_build(items, board.fixed, board.v2, leaves, family=frozen)
     if board.fixed:
         # The opening book of the board's size and search (connectm book; the v2's search
         # has a table), under a name the micro:bit's flash holds ('data': a new string
@@ -440,7 +498,12 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
             items.append(Item("book.bin", bk.read_bytes(), bk, "opening book"))
     # main.py goes last
     items.sort(key=lambda i: (i.name == "main.py", i.name))
-    return Plan(board, items, missing, notes, names_map)
+    p = Plan(board, items, missing, notes, names_map)
+    if frozen:
+        p.frozen = {i.name: i.data for i in items if i.name.endswith(".py")
+                    and i.name != "main.py"}
+        p.items = [i for i in items if i.name not in p.frozen]
+    return p
 
 
 # Run on the board after a compiled copy (and on the unix port by the tests and the bench):
