@@ -144,6 +144,25 @@ def test_menu_echoes_the_level_on_the_serial_line() -> None:
     assert lines == ["L 2", "L 3", "L 2"] and game.lv == 1
 
 
+def test_two_players_and_another_level_in_the_terminal() -> None:
+    # connectm play runs the device's game: the menu's entry after level 5 is two players
+    # (its status says so), a whole game there has only the players' drops, the result
+    # names the winner; at its end, right goes back to the menu at the same entry.
+    buf = io.StringIO()
+    game = simulator.run_script("rrrrr d 1212121 r", simulator.LAYOUTS["microbit"], out=buf)
+    out = buf.getvalue()
+    assert "[key r] menu: two players (left/right), drop to start" in out
+    assert "[key 2] play: two players, player 1 (X) to move, column 2" in out
+    assert "[key 1] game over: player 1 wins (#)" in out
+    assert "text: P1 1-0-0  (player 1 won; two players so far: player 1 won 1, player 2 0, " \
+        "0 drawn)" in out
+    blines = [ln for ln in out.splitlines() if ln.startswith("B ")]
+    assert blines[0] == "B 5x4 lv=6 you=0 moves= turn=1 over=0" and len(blines) == 8
+    assert blines[-1] == "B 5x4 lv=6 you=0 moves=1212121 turn=2 over=1"
+    assert (game.st, game.lv) == (0, game.N) and out.splitlines()[-2].endswith(
+        "menu: two players (left/right), drop to start")
+
+
 def test_interactive_view_shows_the_legend_and_quits() -> None:
     # The curses view in a pseudo-terminal: it draws the legend, and q quits (status 0).
     import os
