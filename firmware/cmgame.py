@@ -57,7 +57,9 @@ if PONDER:
 # whose boot has no room for their code.
 FAMILY = const(1)
 N = const(5)  # the computer's levels, len(LEVELS) // 3: menu entry N is two players
-sc = bytearray(3 * N + 3 * FAMILY)  # 3 numbers a level, as LEVELS, then two players'
+sc = bytearray(len(LEVELS))  # 3 numbers a level, as LEVELS
+if FAMILY:
+    sc = bytearray(len(LEVELS) + 3)  # and the two players' games
 st = cur = lv = t = 0
 q = -1  # t >> 10 when the last 'E bad key' line was printed
 hp = 1
@@ -77,16 +79,18 @@ def key(k):
         d.text('')  # any key ends the result text
     if k == 'l' or k == 'r':
         i = 1 if k == 'r' else -1
-        if FAMILY and st == 2:  # END: the menu, at the level just played
-            hp = 3 - hp  # (the next game's sides swap, as after 'd')
-            new()
-            st = i = 0
+        if FAMILY and st != 1:
+            if st:  # END: the menu, at the level just played (the next game's sides swap,
+                hp = 3 - hp  # as after 'd')
+                new()
+                st = i = 0
+            lv = min(max(lv + i, 0), N)  # N: two players
+            print('L', lv + 1 if lv < N else '2P')
+            draw()
+            return
         if st == 0:
-            lv = min(max(lv + i, 0), N - 1 + FAMILY)
-            i = lv + 1
-            if FAMILY and lv == N:
-                i = '2P'
-            print('L', i)
+            lv = min(max(lv + i, 0), len(LEVELS) // 3 - 1)
+            print('L', lv + 1)
         if st == 1:
             cur = (cur + i) % b.w
     elif k == 'd' or st == 1 and '1' <= k <= '9' and int(k) <= b.w:
@@ -165,10 +169,9 @@ def play(c):
     if sv:
         sv('%d %d %s ' % (lv, hp, m or '-') + '%02x' * len(sc) % tuple(sc))
     if r:
-        m = 'DWL'[0 if r == 3 else 1 if r == hp else 2]
+        m = 'DWL'[0 if r == 3 else 1 if r == hp else 2] + ' %d-%d-%d' % tuple(sc[3 * lv:][:3])
         if FAMILY and lv == N and r < 3:
-            m = 'P%d' % r  # two players: the winner
-        m += ' %d-%d-%d' % tuple(sc[3 * lv:][:3])
+            m = 'P%d' % r + m[1:]  # two players: the winner
         print('R', m)
         d.text(m)
 
@@ -197,10 +200,9 @@ def draw():
     h = b.h
     on = t & 256
     for x in range(b.w):
-        v = 9 if st == 1 and x == cur and on else 0  # the human's cursor blinks
+        d.px(x, 0, 9 if st == 1 and x == cur and on else 0)  # the human's cursor blinks
         if FAMILY and st == 1 and x == cur and 1 + (b.n & 1) != hp:
-            v = 3  # steady dim: the computer thinking (drawn in its search's poll), player 2
-        d.px(x, 0, v)
+            d.px(x, 0, 3)  # steady dim: the computer thinking (drawn in its poll), player 2
         for r in range(h):
             i = x * h + r
             c = b.cells[i]
@@ -208,8 +210,7 @@ def draw():
             # brightness (MAX7219) would blink a dim line out of phase, i.e. never light it
             d.px(x, h - r, 0 if not c or on and i in line else 9 if c == hp or i in line else 3)
         if st == 0:
-            v = 9 * (x <= lv)
+            d.px(x, h, 9 * (x <= lv))
             if FAMILY and lv == N:
-                v = 9 - 6 * (x & 1)  # two players: their discs by turns
-            d.px(x, h, v)
+                d.px(x, h, 9 - 6 * (x & 1))  # two players: their discs by turns
     d.show()

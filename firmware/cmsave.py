@@ -96,9 +96,9 @@ def restore(v):
     g.new()
     g.st = 0
     if v:
-        # a level, or two players (cmgame.N: sc has their scores too); every score, but the
-        # two players' if the save is older than them (kept at 0)
-        ok = 0 <= v[0] < len(g.sc) // 3 and len(g.sc) - len(v[3]) in (0, 3)
+        ok = 0 <= v[0] < len(g.LEVELS) // 3 and len(v[3]) == len(g.sc)
+        if g.FAMILY:  # two players too (lv N), and a save from before them (no tally of theirs)
+            ok = 0 <= v[0] <= g.N and len(g.sc) - len(v[3]) in (0, 3)
         for c in v[2]:
             ok = ok and b.can_play(ord(c) - 49)
             if ok:
@@ -106,8 +106,9 @@ def restore(v):
         if ok:
             g.lv = v[0]
             g.hp = v[1]
-            for i in range(len(v[3])):
-                g.sc[i] = v[3][i]
+            g.sc = v[3]
+            if g.FAMILY:
+                g.sc = v[3] + bytearray(3 * g.N + 3 - len(v[3]))  # their tally at 0 if missing
             g.st = 2 if b.over() else 1 if b.n else 0
             if g.st == 2:
                 g.line = g.win()

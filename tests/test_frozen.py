@@ -29,8 +29,8 @@ FREE = 6000  # B: what the issue asks of a game on the frozen v1
 def test_the_frozen_build_is_the_v1_build_with_its_step_guard() -> None:
     # Frozen: every module of the v1's build but main.py, whose loop calls the guarded
     # step of the frozen cmstep; the same code as the stock v1 build's, names aside (so
-    # the same moves: connectm prove's), and main.py's guarded step, which the stock
-    # build has no room for.
+    # the same moves: connectm prove's), and main.py's guarded step and cmgame's FAMILY
+    # blocks, which the stock build has no room for.
     stock = build.plan(build.BOARDS["microbit"])
     frozen = firmware_v1.frozen_plan()
     assert [i.name for i in frozen.items] == ["data", "main.py"]
@@ -40,8 +40,13 @@ def test_the_frozen_build_is_the_v1_build_with_its_step_guard() -> None:
     stock_modules = {inv_s.get(i.name[:-3], i.name[:-3]): rename(i.data.decode(), inv_s)
                      for i in stock.items if i.name.endswith(".py")}
     assert sorted(modules) == sorted(set(stock_modules) - {"main"} | {build.STEP})
-    for name in set(modules) - {build.STEP, "cmmain"}:
+    for name in set(modules) - {build.STEP, "cmmain", "cmgame", "cmsave"}:
         assert modules[name] == stock_modules[name], name
+    # cmgame and cmsave with FAMILY (another level after a game, two players), which the
+    # stock build has no room for: the same modules but those blocks
+    assert "'2P'" in modules["cmgame"] and "'2P'" not in stock_modules["cmgame"]
+    for name in ("cmgame", "cmsave"):
+        assert len(modules[name]) > len(stock_modules[name]), name
     main = rename(frozen.items[1].data.decode(), inv_f)
     assert main == "import cmmain\nfrom cmstep import step\nwhile True:step()\n", main
     step = modules[build.STEP]

@@ -447,6 +447,8 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
                 text = unswitched(text, name)
             if not board.v2:  # (no table on a v1: cmgame's FRESH blocks go too)
                 text = unswitched(text, "FRESH")
+            if not board.v2 and not frozen:  # (nor room for FAMILY's, on its own firmware)
+                text = unswitched(text, "FAMILY")
             if frozen and src.stem == "main":
                 text, step = frozen_main(text)
                 items.append(Item(STEP + ".py", strip_source(step).encode(),
