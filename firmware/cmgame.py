@@ -56,7 +56,7 @@ if PONDER:
 # game's start prints: 0 in the build for the micro:bit v1's own firmware (connectm deploy),
 # whose boot has no room for their code.
 FAMILY = const(1)
-N = const(5)  # the computer's levels, len(LEVELS) // 3: menu entry N is two players
+N = const(5)  # the computer's levels, len(LEVELS) // 3 (a const: a v1's build drops it)
 sc = bytearray(len(LEVELS))  # 3 numbers a level, as LEVELS
 if FAMILY:
     sc = bytearray(len(LEVELS) + 3)  # and the two players' games

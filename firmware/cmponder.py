@@ -73,7 +73,7 @@ class Ponder:
         return self.k
 
     def poll(self, nodes):
-        cmgame.tick(ticks_ms())
+        self.alive(nodes)
         self.k = self.key()
         return self.k is not None
 

@@ -58,6 +58,7 @@ def test_menu_level_and_start(game: Any, capsys: pytest.CaptureFixture[str]) -> 
     d = start(game)
     assert game.st == 0 and game.lv == 0
     assert d.g[4] == [9, 0, 0, 0, 0]  # the level bar
+    assert game.N == len(game.LEVELS) // 3  # the menu's entry after the last level
     keys(game, "rrrr")
     assert game.lv == 4 and d.g[4] == [9] * 5  # level 5
     keys(game, "rr")  # clamps at the entry after level 5: two players
@@ -344,11 +345,11 @@ def test_two_players(game: Any, capsys: pytest.CaptureFixture[str]) -> None:
     harness.restore(saves[-1])
     assert (game.st, game.lv, game.b.n, cmmoves.moves(game.b)) == (1, 5, 6, "221213")
     capsys.readouterr()
-    keys(game, "14")  # player 1 fills column 1's 3rd and 4th... (1 on top of 1 2 1)
+    keys(game, "14")  # player 1 in column 1, player 2 in column 4
     out = capsys.readouterr().out.splitlines()
     assert out == ["B 5x4 lv=6 you=0 moves=2212131 turn=2 over=0",
                    "B 5x4 lv=6 you=0 moves=22121314 turn=1 over=0"]
-    keys(game, "5354")  # 1: 5, 5 ... player 2: 3, 4
+    keys(game, "5354")  # player 1: 5, 5; player 2: 3, 4
     assert game.b.n == 12
     r = finish(game)
     assert game.st == 2 and r in (1, 2, 3)
