@@ -1150,6 +1150,29 @@ def test_a_changed_read_back_is_asked_again() -> None:
     assert board.asked == 3
 
 
+def test_a_changed_identification_is_asked_again() -> None:
+    # .ci/run: the identification arrived with `os.listdir` as `oslistdir` and the first
+    # hour's deploy stopped. It changes nothing: asked again, three times at most
+    class Board:
+        def __init__(self, answers: list[tuple[bytes, bytes]]) -> None:
+            self.answers, self.asked = answers, 0
+
+        def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
+            self.asked += 1
+            return self.answers.pop(0)
+
+    bad = (b"", b"Traceback (most recent call last):\r\nNameError: name 'oslistdir' isn't "
+           b"defined")
+    line = repr(("microbit", (1, 9, 2), None, ("microbit",), 1, ["main.py"], "")).encode()
+    board = Board([bad, bad, (line, b"")])
+    info = device.Device(board, "p").identify()
+    assert (info.platform, info.files, board.asked) == ("microbit", ["main.py"], 3)
+    board = Board([bad] * 3)
+    with pytest.raises(device.DeployError, match="^identification failed on the board: NameE"):
+        device.Device(board, "p").identify()
+    assert board.asked == 3
+
+
 def test_read_back_is_the_hosts_size_and_sum() -> None:
     # deploy's READ_BACK, run by CPython over a file: the size and byte sum the host checks
     import contextlib

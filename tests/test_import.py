@@ -18,9 +18,10 @@ DEVICE_FIRST = {"cmsolve": ["cmthreats"], "cmsave": ["cmgame"]}
 # Modules too big to compile whole next to what they import on the micro:bit v1 (its
 # boot runs cmmain statement by statement: test_deploy.py::test_two_games_over_serial).
 TOO_BIG: set[str] = set()
-# Too big for the v1 with the code its build drops (cmsearch's transposition table): there
-# they import as connectm deploy builds them.
-AS_BUILT = {"cmsearch"}
+# Too big for the v1 with the code its build drops (cmsearch's transposition table; cmsave
+# after cmgame with their two players, FAMILY, which the v1's frozen build runs from flash:
+# test_frozen.py): there they import as connectm deploy builds them.
+AS_BUILT = {"cmsearch", "cmsave"}
 # Never in a micro:bit build (connectm deploy): pondering, which imports cmsearch whole,
 # and the Pico's 7x6 search (cmsearch7, its weights cmfit7), a second search loop beside
 # cmsearch's.

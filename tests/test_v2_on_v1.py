@@ -81,42 +81,53 @@ def test_table_on_every_interpreter(mpy: Any) -> None:
 
 SCALED = build.V1_SCALED
 LINE = [2, 2, 1, 3, 0]  # the positions searched: the empty board, then these moves (0-based)
-# one position's search from an empty table (cmgame.FRESH), under heap_lock
-SEARCH = ("gc.collect()\nsrch.tt.clear()\nmicropython.heap_lock()\nmv = srch.go(8, 1024)\n"
-          "micropython.heap_unlock()\nprint(mv, srch.score, srch.depth, srch.nodes)\n")
-# the searches of every position along LINE
-SEARCHES = [SEARCH] + ["brd.play(%d)\n" % c + SEARCH for c in LINE]
+# The board, the search with its table, then each position's search from an empty table
+# (cmgame.FRESH) under heap_lock: one function, compiled while the heap is large, and
+# called by one short step. With the board, search and table made, too little is left in
+# one block for the parser of even a short step (MemoryError: parser could not allocate).
+SEARCHES = """import gc
+import micropython
+def S():
+    brd = cmboard.Board(5, 4, 4, %d)
+    srch = cmsearch.Search(brd, %d, 8)
+    print(len(srch.tt.t))
+    for c in %r:
+        if c >= 0:
+            brd.play(c)
+        gc.collect()
+        srch.tt.clear()
+        micropython.heap_lock()
+        mv = srch.go(8, 1024)
+        micropython.heap_unlock()
+        print(mv, srch.score, srch.depth, srch.nodes)
+""" % (SCALED, SCALED, [-1] + LINE)
 
 
 def host_search() -> list[str]:
     """The same searches on CPython from firmware/ as written (not the build): the v2's
     switches, but no frontier scoring (cmsearch.LEAVES), as the scaled build."""
     out = harness.CPython().run(
-        "import micropython\nimport cmboard, cmsearch\ncmsearch.LEAVES = 0\n"
-        "import gc\nbrd = cmboard.Board(5, 4, 4, %d)\nsrch = cmsearch.Search(brd, %d, 8)\n"
-        % (SCALED, SCALED) + "".join(SEARCHES))
-    return out.split("\n")[:len(SEARCHES)]
+        "import cmboard, cmsearch\ncmsearch.LEAVES = 0\n" + SEARCHES + "S()\n")
+    return out.split("\n")[:2 + len(LINE)]
 
 
 @pytest.mark.parametrize("firmware", FIRMWARES)
 def test_v2_search_with_its_table(firmware: str, request: pytest.FixtureRequest) -> None:
     # The v2 build's search (table, hash keys: its store and cut) on the v1, under
-    # heap_lock: the moves, scores, depths and node counts of the host's, and no
-    # allocation per node. Step by step: each compiles into what the last left free.
+    # heap_lock: the table's size, and the moves, scores, depths and node counts of the
+    # host's, and no allocation per node. Step by step: each compiles into what the last
+    # left free.
     plan = build.plan(V2, scaled=SCALED)
     used = {"cmboard", "cmlines", "cmsearch", "cmtt"}
     files = {i.name: i.data for i in plan.items if i.source.stem in used}
     assert len(files) == len(used)
     steps = ["import gc\nimport cmsearch\ngc.collect()",  # the largest first
-             "import cmlines\nimport cmboard\nimport cmtt\ngc.collect()",
-             "brd = cmboard.Board(5, 4, 4, %d)\ngc.collect()" % SCALED,
-             "srch = cmsearch.Search(brd, %d, 8)\ngc.collect()\nprint(len(srch.tt.t))" % SCALED,
-             "import micropython"]
-    steps += SEARCHES
+             "import cmlines\nimport cmboard\nimport cmtt\ngc.collect()", SEARCHES, "S()"]
     mb = v1(request, firmware)
     out = mb.run_steps([rename(s, plan.names) for s in steps], files, timeout=240)
-    assert out[3].split() == [str(SCALED)]
-    assert [x.strip() for x in out[-len(SEARCHES):]] == host_search()
+    host = host_search()
+    assert host[0] == str(SCALED)
+    assert [x.strip() for x in out[-1].strip().split("\n")] == host
 
 
 # --- the v2's touch logo and speaker (drv_microbit) ---------------------------------------

@@ -220,7 +220,16 @@ class Device:
         )
 
     def identify(self) -> DeviceInfo:
-        out = self.exec(_IDENTIFY, "identification")
+        # It changes nothing, so it is asked again when it arrived changed and still ran
+        # (`os.listdir` as `oslistdir`: a NameError, not garbled()'s SyntaxError), three
+        # times at most
+        for tries in (2, 1, 0):
+            try:
+                out = self.exec(_IDENTIFY, "identification")
+                break
+            except BoardError:
+                if not tries:
+                    raise
         try:
             self.info = identity(out.splitlines()[-1])
         except (ValueError, SyntaxError, IndexError):
