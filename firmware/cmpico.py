@@ -36,13 +36,16 @@ def setup():
             if s.readinto(u) and u[0] in b'lrd123456789?':
                 return chr(u[0])
     # The 7x6 game's search: cmsearch7 (threats and their rows), made by cmmain as
-    # cmsearch.Search (the game's and cmponder's); the micro:bit's builds never see it.
+    # cmsearch.Search (the game's and cmponder's), and its table's clear (viper code: a
+    # reply clears ~18,000 slots); the micro:bit's builds never see them.
     # cmbook too (the first book look-up's): a board given source (mip) compiles each
     # module at its first import, so every import comes before the table takes the heap.
     import cmsearch
     import cmsearch7
+    import cmtt
     import cmbook  # noqa: F401
     cmsearch.Search = cmsearch7.Search
+    cmtt.TT.clear = cmsearch7.clear
     return d, key, 7, 6, 1  # 1: a table, made last (fit)
 
 

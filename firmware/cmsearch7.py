@@ -37,6 +37,11 @@ UPPER = const(3)
 NONE = const(255)
 PONDER = const(1)  # cmsearch.PONDER
 SLICE = const(128)  # cmsearch.SLICE
+# The weights, the gains and the columns' values are kept in unsigned 16-bit arrays, BIAS
+# above their value: viper code reads an array's elements as unsigned, and on a 64-bit
+# machine (the unix port in the tests) a negative 32-bit one would not come back negative.
+BIAS = const(32768)
+TBIAS = const(1 << 23)  # cmtt.BIAS
 # On 7x6, connect 4, the evaluation's weights are fitted ones (cmfit7: a weight for each
 # window's state and each cell's threat). On other boards they are these, in cmlines'
 # units (a window one short counts 64): the first player's threat on an odd row (GOOD1:
@@ -53,6 +58,401 @@ LATE = const(2)
 # fitted keep the exact value more often before it, the hand-set ones after it
 # (docs/pico-7x6.md).
 HAND = const(16)
+
+
+# ---- the per-move work ----------------------------------------------------------------
+# Small functions, called once a node (a move made or taken back) or once a frontier node (all
+# its leaves): a Pico's build compiles them as viper code (machine code over the arrays'
+# bytes: build.VIPER), which the RP2040's emitter takes where it refuses the search's loop;
+# elsewhere they run as written, to the same sums. ptr8, ptr16 and ptr32 are viper's views
+# of a bytearray's, an array('H')'s and an array('i')'s memory (unsigned: BIAS); here, the
+# array itself.
+# (A bytecode call to one of them puts its frame on the heap: MicroPython keeps a frame of
+# more than 11 words on the C stack only. Viper code keeps its own on the C stack.)
+# k: the board's numbers (Search.k): w, h, m, u (a second-player disc's unit), u * u.
+
+def ptr8(a):
+    return a
+
+
+def ptr16(a):
+    return a
+
+
+def ptr32(a):
+    return a
+
+
+def columns(cm: int, keep: int, k, heights, t1, t2, wt, cv) -> int:
+    # The change of the threat value (first player's view) over the columns in the bits of
+    # cm, each from the threat counts of its empty cells, lowest first: a threat counts its
+    # cell's weight (wt: the two stacks' weights, then 4 a cell: the first player's threat,
+    # the same above a lower threat of the second player's, and the second player's two),
+    # the second weight above a lower threat of the other side (which comes first), and a
+    # stack's more right above one of its own (the two win once the column reaches them).
+    # keep: each column's new value into cv.
+    kp = ptr32(k)
+    hp = ptr8(heights)
+    p1 = ptr8(t1)
+    p2 = ptr8(t2)
+    wp = ptr16(wt)
+    cp = ptr16(cv)
+    h = kp[1]
+    x = 0
+    c = 0
+    while cm:
+        if cm & 1:
+            v = 0
+            low = 0  # the sides with a threat lower in the column (1: first, 2: second)
+            prev = 0  # ... in the cell right below
+            e = c * h + hp[c]
+            top = c * h + h
+            while e < top:
+                a = 0
+                if p1[e]:
+                    a = 1
+                    v += (wp[3 + 4 * e] if low == 2 else wp[2 + 4 * e]) - BIAS
+                    if prev & 1:
+                        v += wp[0] - BIAS
+                if p2[e]:
+                    a |= 2
+                    v -= (wp[5 + 4 * e] if low == 1 else wp[4 + 4 * e]) - BIAS
+                    if prev & 2:
+                        v -= wp[1] - BIAS
+                if low == 0:
+                    low = a
+                prev = a
+                e += 1
+            x += v + BIAS - cp[c]
+            if keep:
+                cp[c] = v + BIAS
+        cm >>= 1
+        c += 1
+    return x
+
+
+def make(cell: int, odd: int, k, wstart, wins, st, g, wcells, rc, heights, t1, t2, wt,
+         cv, hh, z1, z2) -> int:
+    # Play a disc of the side odd (0: the first player) on cell (heights already raised):
+    # each of its windows' state moves (gains g), a window now one short has a new gap
+    # (t1, t2), an opponent's one-short window it spoils takes its threat off, and the
+    # columns whose threats changed are read again (unless the disc wins: it is scored by
+    # its discs); the hash keys hh move with the disc (z1, z2). The gain, threats included,
+    # in the mover's view.
+    kp = ptr32(k)
+    sp = ptr8(st)
+    wp = ptr8(wins)
+    gp = ptr16(g)
+    cp = ptr8(wcells)
+    rp = ptr8(rc)
+    hp = ptr8(heights)
+    sw = ptr16(wstart)
+    m = kp[2]
+    uu = kp[4]
+    if odd:
+        u = kp[3]
+        tm = ptr8(t2)  # the mover's threat counts, and the opponent's
+        to = ptr8(t1)
+        ts = m - 1  # the opponent's one-short window state
+    else:
+        u = 1
+        tm = ptr8(t1)
+        to = ptr8(t2)
+        ts = (m - 1) * kp[3]
+    gs = (m - 2) * u  # the mover's window a disc from one short
+    nn = rp[2 * cell]
+    cm = 0
+    if to[cell]:
+        cm = 1 << nn
+    d = 0
+    i = sw[cell]
+    top = sw[cell + 1]
+    while i < top:
+        j = wp[i]
+        s = sp[j]
+        d += gp[j * uu + s] - BIAS
+        sp[j] = s + u
+        if s == gs:
+            # A new window one short: its gap (the one empty cell left).
+            e = 0
+            a = j * m
+            while a < j * m + m:
+                e = cp[a]
+                if rp[2 * e + 1] >= hp[rp[2 * e]]:
+                    break
+                a += 1
+            if tm[e] == 0:
+                cm |= 1 << rp[2 * e]
+            tm[e] += 1
+        elif s == ts:
+            to[cell] -= 1
+        i += 1
+    if cm and tm[cell] == 0:
+        x = int(columns(cm, 1, k, heights, t1, t2, wt, cv))
+        d += 0 - x if odd else x
+    kh = ptr32(hh)  # the hash keys, with the disc put in (or taken out)
+    zp = ptr32(z1)
+    kh[0] ^= zp[2 * cell + odd]
+    zp = ptr32(z2)
+    kh[1] ^= zp[2 * cell + odd]
+    return d
+
+
+def unmake(cell: int, odd: int, k, wstart, wins, st, wcells, rc, heights, t1, t2, wt, cv,
+           hh, z1, z2):
+    # Take back the side odd's disc from cell (heights already lowered), and its threats: a
+    # window now one short by this disc, or an opponent's window it had spoilt when that
+    # was one short; the columns whose threats changed are read again; and the hash keys.
+    kp = ptr32(k)
+    sp = ptr8(st)
+    wp = ptr8(wins)
+    cp = ptr8(wcells)
+    rp = ptr8(rc)
+    hp = ptr8(heights)
+    sw = ptr16(wstart)
+    m = kp[2]
+    if odd:
+        u = kp[3]
+        tm = ptr8(t2)
+        to = ptr8(t1)
+        ts = (m - 1) * u  # the mover's one-short state, and the opponent's
+        tq = m - 1
+    else:
+        u = 1
+        tm = ptr8(t1)
+        to = ptr8(t2)
+        ts = m - 1
+        tq = (m - 1) * kp[3]
+    cm = 0
+    i = sw[cell]
+    top = sw[cell + 1]
+    while i < top:
+        j = wp[i]
+        s = sp[j]
+        sp[j] = s - u
+        if s == ts:
+            e = 0
+            a = j * m
+            while a < j * m + m:
+                e = cp[a]
+                if e != cell and rp[2 * e + 1] >= hp[rp[2 * e]]:
+                    break
+                a += 1
+            tm[e] -= 1
+            if tm[e] == 0:
+                cm |= 1 << rp[2 * e]
+        elif s - u == tq:
+            to[cell] += 1
+            cm |= 1 << rp[2 * cell]
+        i += 1
+    if cm:
+        columns(cm, 1, k, heights, t1, t2, wt, cv)
+    kh = ptr32(hh)  # the hash keys, with the disc put in (or taken out)
+    zp = ptr32(z1)
+    kh[0] ^= zp[2 * cell + odd]
+    zp = ptr32(z2)
+    kh[1] ^= zp[2 * cell + odd]
+
+
+def urgent(n: int, k, heights, t1, t2, o) -> int:
+    # The immediate threats of the position after n discs (its mover X, the other side Y):
+    # 1 if X has a threat it can play (it wins at once); 2 if X is lost: Y has two playable
+    # threats, or every column X could play goes just below a threat of Y's (Y would play
+    # it); else 0, with the columns X must not play (o[0]: below Y's threats, and all but
+    # the block of Y's one playable threat) and that block, plus 1 (o[1]; 0: none).
+    kp = ptr32(k)
+    hp = ptr8(heights)
+    op = ptr32(o)
+    w = kp[0]
+    h = kp[1]
+    if n & 1:
+        lm = ptr8(t2)
+        lo = ptr8(t1)
+    else:
+        lm = ptr8(t1)
+        lo = ptr8(t2)
+    y = 0  # Y's playable threats
+    fc = 0
+    sk = 0
+    pl = 0  # the playable columns
+    c = 0
+    while c < w:
+        lr = hp[c]
+        if lr < h:
+            lc = c * h + lr
+            if lm[lc]:
+                return 1
+            pl |= 1 << c
+            if lo[lc]:
+                y += 1
+                fc = c
+            if lr + 1 < h and lo[lc + 1]:
+                sk |= 1 << c
+        c += 1
+    if y:
+        sk |= pl - (pl & (1 << fc))  # only the block is left
+    op[0] = sk
+    op[1] = 0
+    if y > 1 or sk == pl:
+        return 2
+    if y:
+        op[1] = fc + 1
+    return 0
+
+
+def probe(t, n: int, hh, depth: int, alpha: int, beta: int, o) -> int:
+    # cmtt.TT.cut on the table's bytes t (n slots, cmtt's layout), as viper code, for the
+    # position of hash keys hh: the stored score if it settles a search to depth in
+    # (alpha, beta), else INF; the stored best column in o[0] (NONE: none) to try first.
+    tp = ptr8(t)
+    op = ptr32(o)
+    hp = ptr32(hh)
+    op[0] = NONE
+    if n == 0:
+        return INF
+    h1 = hp[0]
+    h2 = hp[1]
+    i = (h1 % n) * 8
+    if tp[i + 4] == 0 or tp[i] != h2 & 255 or tp[i + 1] != (h2 >> 8) & 255 \
+            or tp[i + 2] != (h2 >> 16) & 255:
+        return INF
+    op[0] = tp[i + 4] & 15
+    v = (tp[i + 5] | tp[i + 6] << 8 | tp[i + 7] << 16) - TBIAS
+    bound = tp[i + 4] >> 4
+    if tp[i + 3] >= depth and (bound == EXACT or bound == LOWER and v >= beta or
+                               bound == UPPER and v <= alpha):
+        return v
+    return INF
+
+
+def put(t, n: int, hh, depth: int, bc: int, v: int):
+    # cmtt.TT.store on the table's bytes t, as viper code (bc: the bound << 4 | the column).
+    if n == 0:
+        return
+    tp = ptr8(t)
+    hp = ptr32(hh)
+    h1 = hp[0]
+    h2 = hp[1]
+    i = (h1 % n) * 8
+    v += TBIAS
+    tp[i] = h2 & 255
+    tp[i + 1] = (h2 >> 8) & 255
+    tp[i + 2] = (h2 >> 16) & 255
+    tp[i + 3] = depth
+    tp[i + 4] = bc
+    tp[i + 5] = v & 255
+    tp[i + 6] = (v >> 8) & 255
+    tp[i + 7] = v >> 16
+
+
+def clear(tt):
+    # cmtt.TT.clear as viper code (cmpico puts it in cmtt.TT's place): every slot empty.
+    t = tt.t
+    n = int(len(t))
+    tp = ptr8(t)
+    i = 4
+    while i < n:
+        tp[i] = 0
+        i += 8
+
+
+def leaves(i: int, sk: int, odd: int, v: int, top: int, last: int, o, k, ords, wstart, wins,
+           st, g, wcells, rc, heights, t1, t2, wt, cv, gaps) -> int:
+    # A frontier node's children (leaves), in the order ords[i:] (to its NONE), scored from
+    # their gains without playing them, threats too: the gaps each leaf's disc would make,
+    # and the threat it blocks. Not the columns in sk's bits; none of these leaves wins (its
+    # mover, odd, has no playable threat: go checks). v: the node's score in the leaves'
+    # movers' view; top: the cut; last: the leaf fills the board (scores 0). The best
+    # score (-INF: none), its column in o[0] and the leaves scored in o[1].
+    kp = ptr32(k)
+    op = ptr32(o)
+    dp = ptr8(ords)
+    sp = ptr8(st)
+    wp = ptr8(wins)
+    gp = ptr16(g)
+    cp = ptr8(wcells)
+    rp = ptr8(rc)
+    hp = ptr8(heights)
+    ap = ptr8(gaps)
+    sw = ptr16(wstart)
+    h = kp[1]
+    m = kp[2]
+    uu = kp[4]
+    if odd:
+        lm = ptr8(t2)
+        lo = ptr8(t1)
+        gs = (m - 2) * kp[3]
+    else:
+        lm = ptr8(t1)
+        lo = ptr8(t2)
+        gs = m - 2
+    score = 0 - INF
+    bc = NONE
+    nodes = 0
+    c2 = dp[i]
+    while c2 != NONE:
+        lr = hp[c2]
+        if lr < h and (sk >> c2) & 1 == 0:
+            nodes += 1
+            lc = c2 * h + lr
+            d = 0
+            y = 0
+            ng = 0
+            a = sw[lc]
+            a1 = sw[lc + 1]
+            while a < a1:
+                j = wp[a]
+                s = sp[j]
+                d += gp[j * uu + s] - BIAS
+                if s == gs:
+                    y = 1
+                a += 1
+            cm = 0
+            if y:
+                # The gaps this leaf makes, marked in lm for now (most leaves make none:
+                # looked for only here).
+                a = sw[lc]
+                while a < a1:
+                    j = wp[a]
+                    if sp[j] == gs:
+                        e = 0
+                        b = j * m
+                        while b < j * m + m:
+                            e = cp[b]
+                            if e != lc and rp[2 * e + 1] >= hp[rp[2 * e]]:
+                                break
+                            b += 1
+                        if lm[e] == 0:
+                            lm[e] = 1
+                            ap[ng] = e
+                            ng += 1
+                            cm |= 1 << rp[2 * e]
+                    a += 1
+            y = lo[lc]
+            if y:
+                # The leaf's disc fills a threat of the other side: its column's value
+                # without that threat.
+                lo[lc] = 0
+                cm |= 1 << c2
+            if cm:
+                x = int(columns(cm, 0, k, heights, t1, t2, wt, cv))
+                d += 0 - x if odd else x
+            if y:
+                lo[lc] = y
+            while ng:
+                ng -= 1
+                lm[ap[ng]] = 0
+            d = 0 if last else d + v
+            if d > score:
+                score = d
+                bc = c2
+                if d >= top:
+                    break
+        i += 1
+        c2 = dp[i]
+    op[0] = bc
+    op[1] = nodes
+    return score
 
 
 class Search(cmsearch.Search):
@@ -85,36 +485,36 @@ class Search(cmsearch.Search):
         for c in range(w):
             self.ords[len(b.ords) + 2 * c] = c
             self.ords[len(b.ords) + 2 * c + 1] = NONE
-        self.col = bytearray(size)  # a cell's column and row, without a division per node
-        self.row = bytearray(size)
+        self.rc = bytearray(2 * size)  # a cell's column and row, without a division per node
         for cell in range(size):
-            self.col[cell] = cell // h
-            self.row[cell] = cell % h
-        self.cv = array.array('i', [0] * b.w)  # each column's threat value (column())
+            self.rc[2 * cell] = cell // h
+            self.rc[2 * cell + 1] = cell % h
+        self.k = array.array('i', [w, h, m, b.u, b.u * b.u])  # the board's numbers (make)
+        self.o = array.array('i', [0, 0])  # leaves()' other answers
+        self.hh = array.array('i', [0, 0])  # the hash keys in the search (make, unmake)
+        self.cv = array.array('H', [BIAS] * b.w)  # each column's threat value (columns())
         self.past = array.array('i', [0] * size)  # the score before each move (go)
         # The evaluation's weights (weigh): a window's by its state (wv, and the gains g1,
-        # g2 from them), a threat's to its owner by cell (w1 the first player's, w2 the
-        # second's; w1l, w2l above the other side's lower threat), the stacks'. One set
-        # for every search of a board size (the game's and cmponder's: 8 KB on 7x6), in
-        # t: the size, whether fitted (-1: not yet weighed), the stacks, the arrays.
+        # g2 from them), a threat's to its owner by cell and the stacks' (wt: see
+        # columns()). One set for every search of a board size (the game's and cmponder's:
+        # 8 KB on 7x6), in t: the size, whether fitted (-1: not yet weighed), the arrays.
+        # (BIAS above their values: viper code reads them unsigned.)
         t = Search.tables
         if t is None or t[0] != w * 100 + h * 10 + m:
             k = m - 1
             nw = len(b.st)
-            t = [w * 100 + h * 10 + m, -1, 0, 0]
-            for n in (nw * 2 * k, size, size, size, size, nw * b.u * b.u, nw * b.u * b.u):
-                t.append(array.array('h', [0] * n))
+            t = [w * 100 + h * 10 + m, -1, array.array('h', [0] * (nw * 2 * k))]
+            for n in (2 + 4 * size, nw * b.u * b.u, nw * b.u * b.u):
+                t.append(array.array('H', [BIAS] * n))
             Search.tables = t
         self.t = t
-        self.wv = t[4]
-        self.w1 = t[5]
-        self.w2 = t[6]
-        self.w1l = t[7]
-        self.w2l = t[8]
-        self.g1 = t[9]
-        self.g2 = t[10]
+        self.wv = t[2]
+        self.wt = t[3]
+        self.g1 = t[4]
+        self.g2 = t[5]
         self.weigh()
-        self.gaps = bytearray(8)  # a leaf's new gaps, marked for a moment (go)
+        self.gaps = bytearray(8)  # a leaf's new gaps, marked for a moment (leaves())
+        self.pc = SLICE  # (go's, made here: a new attribute may grow the object, allocate)
 
     def weigh(self):
         # The evaluation's weights for the position, into the tables the search reads (go()
@@ -130,19 +530,18 @@ class Search(cmsearch.Search):
         k = m - 1  # a window's weights: k for the first player's discs, k for the second's
         nw = len(b.st)
         wv = self.wv
-        w1l = self.w1l
-        w2l = self.w2l
+        wt = self.wt
         if fitted:
             for i in range(len(wv)):
                 wv[i] = cmfit7.WINDOWS[i]
             th = cmfit7.THREATS
             for e in range(b.size):
-                self.w1[e] = th[4 * e]
-                w1l[e] = th[4 * e + 1]
-                self.w2[e] = -th[4 * e + 2]
-                w2l[e] = -th[4 * e + 3]
-            t[2] = cmfit7.STACKS[0]
-            t[3] = -cmfit7.STACKS[1]
+                wt[2 + 4 * e] = BIAS + th[4 * e]
+                wt[3 + 4 * e] = BIAS + th[4 * e + 1]
+                wt[4 + 4 * e] = BIAS - th[4 * e + 2]
+                wt[5 + 4 * e] = BIAS - th[4 * e + 3]
+            wt[0] = BIAS + cmfit7.STACKS[0]
+            wt[1] = BIAS - cmfit7.STACKS[1]
         else:
             for i in range(len(wv)):
                 a = i % k + 1
@@ -150,12 +549,14 @@ class Search(cmsearch.Search):
                 if i % (2 * k) >= k:
                     wv[i] = -wv[i]
             for e in range(b.size):
-                r = self.row[e]
-                self.w1[e] = GOOD1 if r & 1 == 0 else BAD
-                self.w2[e] = GOOD2 if r & 1 else BAD
-                w1l[e] = self.w1[e] >> LATE
-                w2l[e] = self.w2[e] >> LATE
-            t[2] = t[3] = STACK
+                r = self.rc[2 * e + 1]
+                a = GOOD1 if r & 1 == 0 else BAD
+                o = GOOD2 if r & 1 else BAD
+                wt[2 + 4 * e] = BIAS + a
+                wt[3 + 4 * e] = BIAS + (a >> LATE)
+                wt[4 + 4 * e] = BIAS + o
+                wt[5 + 4 * e] = BIAS + (o >> LATE)
+            wt[0] = wt[1] = BIAS + STACK
         # The gains: the rise of the mover's window, or the worth it spoils. A disc that
         # completes a window wins (the search sees it from the threat counts): gain 0.
         u = b.u
@@ -166,11 +567,11 @@ class Search(cmsearch.Search):
             for s in range(uu):
                 a = s % u
                 o = s // u
-                g1[j * uu + s] = g2[j * uu + s] = 0
+                g1[j * uu + s] = g2[j * uu + s] = BIAS
                 if a + o < m and not (a + 1 == m and not o):
-                    g1[j * uu + s] = self.worth(j, s + 1) - self.worth(j, s)
+                    g1[j * uu + s] = BIAS + self.worth(j, s + 1) - self.worth(j, s)
                 if a + o < m and not (o + 1 == m and not a):
-                    g2[j * uu + s] = self.worth(j, s) - self.worth(j, s + u)
+                    g2[j * uu + s] = BIAS + self.worth(j, s) - self.worth(j, s + u)
 
     def worth(self, j, s):
         # Window j's worth in state s (first player's view): one side's discs only, or 0.
@@ -192,46 +593,13 @@ class Search(cmsearch.Search):
             v += self.worth(j, self.b.st[j])
         return v
 
-    def column(self, c):
-        # The threat value of column c (first player's view), from the threat counts of its
-        # empty cells, lowest first: what a Connect-4 player reads in a column. A threat
-        # counts its cell's weight (its row parity), a quarter of it above a lower threat of
-        # the other side (which comes first), and STACK more right above one of its own
-        # (the two win once the column reaches them).
-        b = self.b
-        t1 = self.t1
-        t2 = self.t2
-        h = b.h
-        v = 0
-        low = 0  # the sides with a threat lower in the column (bit 1: first, bit 2: second)
-        prev = 0  # ... in the cell right below
-        e = c * h + b.heights[c]
-        top = c * h + h
-        while e < top:
-            a = 0
-            if t1[e]:
-                a = 1
-                v += self.w1l[e] if low == 2 else self.w1[e]
-                if prev & 1:
-                    v += self.t[2]
-            if t2[e]:
-                a |= 2
-                v -= self.w2l[e] if low == 1 else self.w2[e]
-                if prev & 2:
-                    v -= self.t[3]
-            if not low:
-                low = a
-            prev = a
-            e += 1
-        return v
-
     def gap(self, j, cell):
         # The empty cell of window j other than cell (heights as the search has them).
         m = self.b.m
         heights = self.b.heights
         for i in range(j * m, j * m + m):
             e = self.wcells[i]
-            if e != cell and self.row[e] >= heights[self.col[e]]:
+            if e != cell and self.rc[2 * e + 1] >= heights[self.rc[2 * e]]:
                 return e
         return NONE
 
@@ -251,16 +619,14 @@ class Search(cmsearch.Search):
                 t1[self.gap(j, NONE)] += 1
             elif s == (m - 1) * b.u:
                 t2[self.gap(j, NONE)] += 1
-        v = 0
         for c in range(b.w):
-            self.cv[c] = self.column(c)
-            v += self.cv[c]
-        return v
+            self.cv[c] = BIAS
+        return columns((1 << b.w) - 1, 1, self.k, b.heights, t1, t2, self.wt, self.cv)
 
     def go(self, depth, max_nodes=0):
         # cmsearch.Search.go (iterative deepening, alpha-beta on its own stack, the table,
-        # frontier nodes scoring their leaves), the threat bookkeeping added. Returns the
-        # column, 0-based; self.move, score, depth, nodes as cmsearch's.
+        # frontier nodes scoring their leaves), the threat bookkeeping added (make, unmake,
+        # leaves). Returns the column, 0-based; self.move, score, depth, nodes as cmsearch's.
         self.weigh()
         b = self.b
         tt = self.tt
@@ -276,7 +642,6 @@ class Search(cmsearch.Search):
         skip = self.skip
         w = b.w
         h = b.h
-        m = b.m
         size = b.size
         heights = b.heights
         hist = b.hist
@@ -286,23 +651,20 @@ class Search(cmsearch.Search):
         st = b.st
         g1 = self.g1
         g2 = self.g2
-        u2 = b.u
-        uu = u2 * u2
         z1 = b.z1
         z2 = b.z2
         t1 = self.t1
         t2 = self.t2
         cv = self.cv
-        w1 = self.w1
-        w2 = self.w2
-        w1l = self.w1l
-        w2l = self.w2l
-        stack1 = self.t[2]
-        stack2 = self.t[3]
+        wt = self.wt
+        kk = self.k
+        o = self.o
         gaps = self.gaps
         wcells = self.wcells
-        crow = self.row
-        ccol = self.col
+        rc = self.rc
+        hh = self.hh
+        tb = tt.t if tt else None  # the table's bytes and slots (probe, put)
+        tn = tt.n if tt else 0
         self.move = NONE
         self.score = self.depth = self.nodes = 0
         self.stopped = False
@@ -317,8 +679,8 @@ class Search(cmsearch.Search):
             leaf = target - 1
             n = b.n
             sc = tv  # player 1's view: the windows, and the threats
-            h1 = b.h1
-            h2 = b.h2
+            hh[0] = b.h1
+            hh[1] = b.h2
             ply = 0
             check = nodes + 256
             alpha[0] = best[0] = -INF
@@ -339,10 +701,10 @@ class Search(cmsearch.Search):
                         break
                     score = best[ply]
                     if tt and not stop:
-                        tt.store(h1, h2, target - ply,
-                                 LOWER if score >= beta[ply] else
-                                 EXACT if score > -beta[ply - 1] else UPPER,
-                                 bestcol[ply], score)
+                        put(tb, tn, hh, target - ply,
+                            (LOWER if score >= beta[ply] else
+                             EXACT if score > -beta[ply - 1] else UPPER) << 4 | bestcol[ply],
+                            score)
                     score = -score
                     ply -= 1
                     n -= 1
@@ -350,7 +712,6 @@ class Search(cmsearch.Search):
                     sc = past[n]
                     r = heights[c] - 1
                     cell = c * h + r
-                    u = u2 if n & 1 else 1
                 else:
                     nodes += 1
                     if nodes >= check and target > 1:
@@ -370,69 +731,13 @@ class Search(cmsearch.Search):
                     heights[c] = r + 1
                     cell = c * h + r
                     if n & 1:
-                        g = g2
-                        u = u2
-                        tm = t2  # the mover's threat counts, and the opponent's
-                        to = t1
-                        ts = m - 1  # the opponent's one-short window state
+                        won = t2[cell]  # a disc on its own side's threat wins
+                        d = make(cell, 1, kk, wstart, wins, st, g2, wcells, rc, heights, t1,
+                                 t2, wt, cv, hh, z1, z2)
                     else:
-                        g = g1
-                        u = 1
-                        tm = t1
-                        to = t2
-                        ts = (m - 1) * u2
-                    gs = (m - 2) * u  # the mover's window a disc from one short
-                    won = tm[cell]
-                    d = 0
-                    cm = 1 << c if to[cell] else 0  # the columns whose threats change
-                    for k in range(wstart[cell], wstart[cell + 1]):
-                        j = wins[k]
-                        s = st[j]
-                        d += g[j * uu + s]
-                        st[j] = s + u
-                        if s == gs:
-                            # A new window one short: its gap (the one empty cell left).
-                            for i in range(j * m, j * m + m):
-                                e = wcells[i]
-                                if crow[e] >= heights[ccol[e]]:
-                                    break
-                            if not tm[e]:
-                                cm |= 1 << ccol[e]
-                            tm[e] += 1
-                        elif s == ts:
-                            to[cell] -= 1
-                    if cm and not won:
-                        # The threat value moves with the columns that changed (a win is
-                        # scored by its discs, below).
-                        x = 0
-                        for k in range(w):
-                            if cm >> k & 1:
-                                # Column k's threat value: Search.column() written out
-                                # (a call would allocate: MicroPython puts a frame of
-                                # more than 11 words on the heap)
-                                v2 = low = prev = 0
-                                e = k * h + heights[k]
-                                while e < k * h + h:
-                                    a = 0
-                                    if t1[e]:
-                                        a = 1
-                                        v2 += w1l[e] if low == 2 else w1[e]
-                                        if prev & 1:
-                                            v2 += stack1
-                                    if t2[e]:
-                                        a |= 2
-                                        v2 -= w2l[e] if low == 1 else w2[e]
-                                        if prev & 2:
-                                            v2 -= stack2
-                                    if not low:
-                                        low = a
-                                    prev = a
-                                    e += 1
-                                x += v2 - cv[k]
-                                cv[k] = v2
-                        d += -x if n & 1 else x
-                    h1 ^= z1[2 * cell + (n & 1)]
-                    h2 ^= z2[2 * cell + (n & 1)]
+                        won = t1[cell]
+                        d = make(cell, 0, kk, wstart, wins, st, g1, wcells, rc, heights, t1,
+                                 t2, wt, cv, hh, z1, z2)
                     n += 1
                     if won:
                         score = WIN * ((size + 2 - n) // 2)
@@ -446,142 +751,39 @@ class Search(cmsearch.Search):
                         score = INF
                         f = w
                         if tt:
-                            score = tt.cut(h1, h2, target - ply - 1, -beta[ply], -alpha[ply])
-                            f = min(tt.col, f)
+                            score = probe(tb, tn, hh, target - ply - 1, -beta[ply], -alpha[ply],
+                                          o)
+                            f = min(o[0], f)
+                        sk = 0
                         if score == INF:
-                            # The child's immediate threats (its mover X, the other side Y):
-                            # X wins at once if it has a threat it can play; Y's playable
-                            # threats must be blocked (two: X is lost); and no disc goes just
-                            # below a threat of Y's, which Y would then play. Exact scores,
-                            # which the search would find a ply or two deeper.
-                            if n & 1:
-                                lm = t2
-                                lo = t1
+                            # The child's immediate threats: exact scores, which the search
+                            # would find a ply or two deeper, and the columns it must not
+                            # play or must (urgent()).
+                            k = urgent(n, kk, heights, t1, t2, o)
+                            if k == 1:
+                                score = WIN * ((size + 1 - n) // 2)  # its mover wins
+                            elif k == 2:
+                                score = -WIN * ((size - n) // 2)  # the other side wins
                             else:
-                                lm = t1
-                                lo = t2
-                            k = fc = sk = 0
-                            pl = 0
-                            for c2 in range(w):
-                                lr = heights[c2]
-                                if lr < h:
-                                    lc = c2 * h + lr
-                                    if lm[lc]:
-                                        score = WIN * ((size + 1 - n) // 2)
-                                        break
-                                    pl |= 1 << c2
-                                    if lo[lc]:
-                                        k += 1
-                                        fc = c2
-                                    if lr + 1 < h and lo[lc + 1]:
-                                        sk |= 1 << c2
-                            if score == INF:
-                                if k:
-                                    sk |= pl & ~(1 << fc)  # only the block is left
-                                if k > 1 or sk == pl:
-                                    score = -WIN * ((size - n) // 2)  # Y wins at its move
-                                elif k:
-                                    f = w + 1 + fc  # (a row of its own, below)
+                                sk = o[0]
+                                if o[1]:
+                                    f = w + o[1]  # the block (a row of its own, below)
                         if score == INF and ply + 1 == leaf:
                             # The child is a frontier node: its children (leaves) scored from
-                            # their gains without playing them (cmsearch.go), threats too:
-                            # the gaps each leaf's disc would make, and the threat it blocks.
-                            # (None of these leaves wins: its mover has no playable
-                            # threat, seen above.)
-                            if n & 1:
-                                g = g2
-                                lm = t2
-                                lo = t1
-                                gs = (m - 2) * u2
-                            else:
-                                g = g1
-                                lm = t1
-                                lo = t2
-                                gs = m - 2
-                            v = -sc - d if n & 1 else sc - d
+                            # their gains without playing them (cmsearch.go), threats too.
+                            # (None of these leaves wins: its mover has no playable threat,
+                            # seen above.)
                             top = -alpha[ply]
-                            score = -INF
-                            bc = NONE
-                            last = n + 1 == size
-                            i = (w + 1) * f if f <= w else one + 2 * (f - w - 1)
-                            c2 = ords[i]
-                            while c2 != NONE:
-                                lr = heights[c2]
-                                if lr < h and not sk >> c2 & 1:
-                                    nodes += 1
-                                    lc = c2 * h + lr
-                                    d = y = ng = 0
-                                    for k in range(wstart[lc], wstart[lc + 1]):
-                                        j = wins[k]
-                                        s = st[j]
-                                        d += g[j * uu + s]
-                                        if s == gs:
-                                            y = 1
-                                    cm = 0
-                                    if y:
-                                        # The gaps this leaf makes, marked in lm for now
-                                        # (most leaves make none: looked for only here).
-                                        for k in range(wstart[lc], wstart[lc + 1]):
-                                            j = wins[k]
-                                            if st[j] == gs:
-                                                for i2 in range(j * m, j * m + m):
-                                                    e = wcells[i2]
-                                                    if e != lc and \
-                                                            crow[e] >= heights[ccol[e]]:
-                                                        break
-                                                if not lm[e]:
-                                                    lm[e] = 1
-                                                    gaps[ng] = e
-                                                    ng += 1
-                                                    cm |= 1 << ccol[e]
-                                    y = 0
-                                    if lo[lc]:
-                                        # The leaf's disc fills a threat of the other side:
-                                        # its column's value without that threat.
-                                        y = lo[lc]
-                                        lo[lc] = 0
-                                        cm |= 1 << c2
-                                    if cm:
-                                        x = 0
-                                        for k in range(w):
-                                            if cm >> k & 1:
-                                                # (column(), as above)
-                                                v2 = low = prev = 0
-                                                e = k * h + heights[k]
-                                                while e < k * h + h:
-                                                    a = 0
-                                                    if t1[e]:
-                                                        a = 1
-                                                        v2 += w1l[e] if low == 2 else w1[e]
-                                                        if prev & 1:
-                                                            v2 += stack1
-                                                    if t2[e]:
-                                                        a |= 2
-                                                        v2 -= w2l[e] if low == 1 else w2[e]
-                                                        if prev & 2:
-                                                            v2 -= stack2
-                                                    if not low:
-                                                        low = a
-                                                    prev = a
-                                                    e += 1
-                                                x += v2 - cv[k]
-                                        d += -x if n & 1 else x
-                                    if y:
-                                        lo[lc] = y
-                                    while ng:
-                                        ng -= 1
-                                        lm[gaps[ng]] = 0
-                                    d = 0 if last else d + v
-                                    if d > score:
-                                        score = d
-                                        bc = c2
-                                        if d >= top:
-                                            break
-                                i += 1
-                                c2 = ords[i]
+                            score = leaves((w + 1) * f if f <= w else one + 2 * (f - w - 1),
+                                           sk, n & 1, -sc - d if n & 1 else sc - d, top,
+                                           n + 1 == size, o, kk, ords, wstart, wins, st,
+                                           g2 if n & 1 else g1, wcells, rc, heights, t1, t2,
+                                           wt, cv, gaps)
+                            nodes += o[1]
                             if tt:
-                                tt.store(h1, h2, 1, LOWER if score >= top else
-                                         EXACT if score > -beta[ply] else UPPER, bc, score)
+                                put(tb, tn, hh, 1, (LOWER if score >= top else EXACT if
+                                                        score > -beta[ply] else UPPER) << 4
+                                    | o[0], score)
                         if score == INF:
                             hist[n - 1] = c
                             past[n - 1] = sc
@@ -595,62 +797,10 @@ class Search(cmsearch.Search):
                             continue
                         score = -score
                     n -= 1
-                # Take c back, and its threats (a window now one short by this disc, or an
-                # opponent's window it had spoilt when that was one short).
+                # Take c back, and its threats.
                 heights[c] = r
-                if n & 1:
-                    tm = t2
-                    to = t1
-                    ts = (m - 1) * u2  # the mover's one-short state, and the opponent's
-                    tq = m - 1
-                else:
-                    tm = t1
-                    to = t2
-                    ts = m - 1
-                    tq = (m - 1) * u2
-                cm = 0
-                for k in range(wstart[cell], wstart[cell + 1]):
-                    j = wins[k]
-                    s = st[j]
-                    st[j] = s - u
-                    if s == ts:
-                        for i in range(j * m, j * m + m):
-                            e = wcells[i]
-                            if e != cell and crow[e] >= heights[ccol[e]]:
-                                break
-                        tm[e] -= 1
-                        if not tm[e]:
-                            cm |= 1 << ccol[e]
-                    elif s - u == tq:
-                        to[cell] += 1
-                        cm |= 1 << c
-                if cm:
-                    x = 0
-                    for k in range(w):
-                        if cm >> k & 1:
-                            # (column(), as above)
-                            v2 = low = prev = 0
-                            e = k * h + heights[k]
-                            while e < k * h + h:
-                                a = 0
-                                if t1[e]:
-                                    a = 1
-                                    v2 += w1l[e] if low == 2 else w1[e]
-                                    if prev & 1:
-                                        v2 += stack1
-                                if t2[e]:
-                                    a |= 2
-                                    v2 -= w2l[e] if low == 1 else w2[e]
-                                    if prev & 2:
-                                        v2 -= stack2
-                                if not low:
-                                    low = a
-                                prev = a
-                                e += 1
-                            x += v2 - cv[k]
-                            cv[k] = v2
-                h1 ^= z1[2 * cell + (n & 1)]
-                h2 ^= z2[2 * cell + (n & 1)]
+                unmake(cell, n & 1, kk, wstart, wins, st, wcells, rc, heights, t1, t2, wt, cv,
+                       hh, z1, z2)
                 if score > best[ply]:
                     best[ply] = score
                     bestcol[ply] = c

@@ -13,6 +13,8 @@ import pytest
 import harness
 from connectm import build as builds
 from connectm import unixport
+import test_search7
+from connectm import levels
 from test_engine import SEARCH_CASES, SEARCH_CODE, search_line
 
 
@@ -63,6 +65,47 @@ def test_native_search_allocates_nothing_per_node(build: tuple[builds.Plan, Path
     assert out.split() == search_line(5, 4, 4, "", 8).split()
 
 
+def test_viper_search7_is_identical(build: tuple[builds.Plan, Path]) -> None:
+    # The Pico's 7x6 search with its work per move as viper code (build.VIPER): the
+    # recorded top-level searches of CPython (moves, scores, depths, node counts)
+    plan, where = build
+    item = next(i for i in plan.items if i.name == "cmsearch7.mpy")
+    assert item.note.startswith("viper code")
+    code = "import cmsearch7\nprint(cmsearch7.__file__)\n" + test_search7.CODE % (
+        test_search7.CASES, levels.PICO_TABLE)
+    out = harness.MpyUnix().run_dir(code, where, timeout=300).split("\n")
+    assert out[0].endswith("cmsearch7.mpy")
+    assert [x.strip() for x in out[1:] if x.strip()] == test_search7.RECORDED
+
+
+def test_viper_search7_allocates_nothing_per_node(build: tuple[builds.Plan, Path]) -> None:
+    # At ply 10 (the fitted weights), then at ply 16 (the hand-set ones: weigh() has
+    # changed them in place, as go() does once a game). (Its source on an interpreter
+    # without viper allocates each call's frame: cmsearch7's header.)
+    _, where = build
+    out = harness.MpyUnix().run_dir(
+        "import micropython\nimport cmboard\nimport cmsearch7\nb = cmboard.Board(7, 6, 4)\n"
+        "s = cmsearch7.Search(b, 65536)\n"
+        "for mv in ('3641443556', '665577'):\n"
+        "    for c in mv:\n        b.play(int(c) - 1)\n"
+        "    s.weigh()\n    s.threats()\n    s.tt.clear()\n    micropython.heap_lock()\n"
+        "    try:\n        s.go(20, 10240)\n    finally:\n        micropython.heap_unlock()\n"
+        "    print(b.n, s.t[1], s.move, s.nodes > 10000)\n", where, timeout=300)
+    assert out.split() == ["10", "True", "4", "True", "16", "False", "3", "True"]
+
+
+def test_viper_clear_empties_every_slot(build: tuple[builds.Plan, Path]) -> None:
+    # cmsearch7.clear, which a Pico's set-up puts in cmtt.TT's place (cmpico), as viper
+    # code: byte 4 of every slot 0, the rest as it was, as cmtt's own clear leaves it
+    _, where = build
+    code = ("import cmtt, cmsearch7\nfor f in (cmtt.TT.clear, cmsearch7.clear):\n"
+            "    t = cmtt.TT(800)\n    for i in range(800):\n        t.t[i] = 1 + i %% 251\n"
+            "    f(t)\n    print(sum(t.t), sum(t.t[i] for i in range(4, 800, 8)))\n")
+    out = harness.MpyUnix().run_dir(code % (), where).split("\n")
+    kept = sum(1 + i % 251 for i in range(800) if i % 8 != 4)
+    assert out[:2] == ["%d 0" % kept] * 2
+
+
 # The game through cmgame's keys on a 7x6 board at the top level, with the Pico's table (the
 # human drops in the leftmost column with room): its B lines, on the compiled build and on
 # CPython from the source.
@@ -107,12 +150,15 @@ def test_compiled_modules_leave_a_larger_block(build: tuple[builds.Plan, Path],
     # hold once imported is about the same, within a KB either way)
     plan, where = build
     mods = builds.heap_modules(plan)
-    assert mods[0] == "cmsearch" and "cmgame" in mods and "drv_max7219" not in mods
+    assert set(mods[:2]) == {"cmsearch", "cmsearch7"}  # (cmsearch7's viper code: 15 KB)
+    assert "cmgame" in mods and "drv_max7219" not in mods
     for name in mods:
         item = next(i for i in plan.items if i.name == name + ".mpy")
         text = item.source.read_text()
         if "native" in item.note:
             text = builds.add_native(name, text)
+        if "viper" in item.note:
+            text = builds.add_native(name, text, builds.VIPER, "viper")
         (tmp_path / (name + ".py")).write_text(text)
     code = builds.heap_code(mods)
     pico = harness.MpyUnix(heap="192K")

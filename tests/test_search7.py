@@ -1,8 +1,9 @@
 """The Pico's 7x6 search (firmware/cmsearch7.py, issue 48): its threat bookkeeping, made
 incrementally inside the search loop, against a recount from scratch; its scores against a
 plain negamax over the same evaluation and the same immediate-threat rules; recorded moves,
-scores and node counts, the same on CPython and the MicroPython unix port; no allocation
-per node; and that only a Pico's build has it."""
+scores and node counts, the same on CPython and the MicroPython unix port (its viper build,
+and no allocation per node there: tests/test_compiled.py); and that only a Pico's build has
+it."""
 
 from __future__ import annotations
 
@@ -155,25 +156,26 @@ def test_recorded_top_level_searches(interp: str, request: pytest.FixtureRequest
     assert [x.strip() for x in out.splitlines() if x.strip()] == RECORDED
 
 
-def test_allocates_nothing_per_node(mpy_unix: object) -> None:
-    # At ply 10 (the fitted weights), then at ply 16 (the hand-set ones: weigh() has
-    # changed them in place, as go() does once a game).
-    out = mpy_unix.run(  # type: ignore[attr-defined]
-        "import micropython\nimport cmboard\nimport cmsearch7\nb = cmboard.Board(7, 6, 4)\n"
-        "s = cmsearch7.Search(b, 65536)\n"
-        "for mv in ('3641443556', '665577'):\n"
-        "    for c in mv:\n        b.play(int(c) - 1)\n"
-        "    s.weigh()\n    s.threats()\n    s.tt.clear()\n    micropython.heap_lock()\n"
-        "    try:\n        s.go(20, 10240)\n    finally:\n        micropython.heap_unlock()\n"
-        "    print(b.n, s.t[1], s.move, s.nodes > 10000)\n", timeout=300)
-    assert out.split() == ["10", "True", "4", "True", "16", "False", "3", "True"]
-
-
 def test_only_a_pico_builds_it() -> None:
     for name in ("microbit", "microbit-v2"):
         assert "cmsearch7" not in {i.source.stem for i in build.plan(build.BOARDS[name]).items}
     for name in ("pico-max7219", "pico-neopixel"):
         assert "cmsearch7" in {i.source.stem for i in build.plan(build.BOARDS[name]).items}
+
+
+def test_a_picos_source_has_the_viper_functions() -> None:
+    # A Pico given source (mip, or a board without .mpy) compiles the work per move as viper
+    # code (build.VIPER: its firmware has the emitter); the page's MicroPython (no emitter)
+    # and the host run them as written
+    for emitter in (True, False):
+        for name in ("pico-max7219", "pico-neopixel"):
+            item = next(i for i in build.plan(build.BOARDS[name], emitter=emitter).items
+                        if i.source.stem == "cmsearch7")
+            text = item.data.decode()
+            assert text.count("@micropython.viper\n") == (
+                len(build.VIPER["cmsearch7"]) if emitter else 0)
+            assert text.replace("@micropython.viper\n", "") == \
+                (fw.firmware_dir() / "cmsearch7.py").read_text()
 
 
 def test_the_host_plays_as_the_pico() -> None:

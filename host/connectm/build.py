@@ -168,7 +168,16 @@ ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", 
 # its grammar rejects the decorator): the build adds it, and only where mpy-cross compiles
 # it (armv7m and up, x86, x64; not armv6m, the RP2040: "native method too big", nor xtensa:
 # its branches do not reach), so that a board never meets a function it cannot compile.
-NATIVE = {"cmsearch": ("go",)}
+NATIVE: dict[str, tuple[str, ...]] = {"cmsearch": ("go",)}
+# Functions compiled to viper code (@micropython.viper: machine code over their arrays'
+# bytes) for a Pico, as source (its firmware compiles them: every rp2 build has the
+# emitter) or .mpy (where mpy-cross has -march for the board): the 7x6 search's work per
+# move, small enough for armv6m's emitter, which refuses the loop that calls them. Their
+# source is viper's own (argument annotations, ptr8/ptr16/ptr32, which cmsearch7 defines
+# as the array itself for the interpreters without viper) and computes what it computes
+# on CPython: tests/test_compiled.py runs the unix port's viper build.
+VIPER: dict[str, tuple[str, ...]] = {
+    "cmsearch7": ("columns", "make", "unmake", "urgent", "probe", "put", "clear", "leaves")}
 
 
 @dataclass
@@ -241,13 +250,16 @@ def run_mpy_cross(src: Path, text: str, comp: Compiler, flags: int = 0
         return out.read_bytes(), ""
 
 
-def add_native(name: str, text: str) -> str:
-    """The module's source with @micropython.native on its hot functions (NATIVE)."""
-    for fn in NATIVE.get(name, ()):
-        text, n = re.subn(r"(?m)^( *)def %s\(" % fn, r"\1@micropython.native\n\1def %s(" % fn,
-                          text)
+def add_native(name: str, text: str, which: dict[str, tuple[str, ...]] = NATIVE,
+               emitter: str = "native") -> str:
+    """The module's source with @micropython.native (or another emitter's decorator) on its
+    hot functions (NATIVE, VIPER)."""
+    for fn in which.get(name, ()):
+        text, n = re.subn(r"(?m)^( *)def %s\(" % fn,
+                          r"\1@micropython.%s\n\1def %s(" % (emitter, fn), text)
         if n != 1:
-            raise BuildError("%s.py has no function %s() for the native emitter" % (name, fn))
+            raise BuildError("%s.py has no function %s() for the %s emitter"
+                             % (name, fn, emitter))
     return text
 
 
@@ -409,11 +421,12 @@ def frozen_main(text: str) -> tuple[str, str]:
 
 
 def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None = None,
-         scaled: int = 0, frozen: bool = False) -> Plan:
+         scaled: int = 0, frozen: bool = False, emitter: bool = True) -> Plan:
     """What to copy to this board (info=None: assume .py files, e.g. a dry run offline;
     leaves: see microbit_build; scaled: a micro:bit v2's build for a v1's heap, its table
     this many bytes: V1_SCALED; frozen: the v1's build for a firmware that holds its
-    modules, which go into Plan.frozen, and main.py keeps the step guard)."""
+    modules, which go into Plan.frozen, and main.py keeps the step guard; emitter=False:
+    no viper code, for a MicroPython without the emitter, MicroPython-WebAssembly's)."""
     if frozen and (board.v2 or not board.fixed or scaled):
         raise BuildError("only the micro:bit v1's build is frozen")
     available = {p.stem: p for p in fw.firmware_files()}
@@ -461,9 +474,19 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
             # the Pico's display choice is a constant in cmhw: set it for this board
             text = re.sub(r"(?m)^DISPLAY = '\w+'", "DISPLAY = '%s'" % board.display, text)
             notes_of.append("DISPLAY = '%s'" % board.display)
+        viper = emitter and not board.fixed and name in VIPER and (
+            comp is None or bool(comp.march))
         if comp is not None and name not in ("main", "cmmain"):
             # (main.py and cmmain stay source: main.py runs cmmain statement by statement)
             data = None
+            if viper:
+                data, err = run_mpy_cross(src, add_native(name, text, VIPER, "viper"), comp,
+                                          flags)
+                if data is None:
+                    notes.append("%s.py: bytecode, not viper code (mpy-cross -march=%s: %s)"
+                                 % (name, comp.march, err))
+                else:
+                    notes_of.append("viper code")
             if comp.march and name in NATIVE:
                 data, err = run_mpy_cross(src, add_native(name, text), comp, flags)
                 if data is None:  # e.g. armv6m (RP2040): "native method too big"
@@ -476,6 +499,9 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
             notes_of.append("from %s of source" % human(len(text)))
             items.append(Item(name + ".mpy", data, src, ", ".join(notes_of)))
         else:
+            if viper:
+                text = add_native(name, text, VIPER, "viper")
+                notes_of.append("viper code")
             items.append(Item(src.name, text.encode(), src, ", ".join(notes_of)))
     names_map = {}
     if board.fixed and scaled:

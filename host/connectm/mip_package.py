@@ -14,7 +14,8 @@ A package holds exactly ``connectm deploy``'s files for its board, as source
 (``build.plan`` without a board: deploy compiles them to .mpy for the board's MicroPython,
 which leaves more of the heap to the table): package.json for a MAX7219 matrix (cmhw's
 default display, deploy's default), package-neopixel.json for a NeoPixel one. A file that
-deploy changes for a board (cmhw.py's DISPLAY) is written for it under mip/BOARD/.
+deploy changes for a board (cmhw.py's DISPLAY) is written for it under mip/BOARD/, one it
+changes alike for both (cmsearch7.py's viper functions, build.VIPER) under mip/pico/.
 Written by ``python -m connectm.mip_package`` with manifest.py (to freeze the firmware
 into a MicroPython build); tests/test_mip.py checks they are in step with the firmware.
 """
@@ -29,16 +30,20 @@ from connectm import build, fw
 
 PACKAGES = {"package.json": "pico-max7219", "package-neopixel.json": "pico-neopixel"}
 BOARD_FILES = "mip"  # mip/BOARD/NAME: a file deploy changes for that board
+SHARED = "pico"  # mip/pico/NAME: one it changes alike for every Pico
 
 
 def entries(board: str) -> list[tuple[str, str, bytes]]:
     """(name on the board, path in the repository, content) of each of the board's files,
     main.py last (build.plan's order: it starts the game, so it goes once the rest is in)."""
+    others = [{i.name: i.data for i in build.plan(build.BOARDS[b]).items}
+              for b in PACKAGES.values()]
     out = []
     for item in build.plan(build.BOARDS[board]).items:
         path = "firmware/" + item.source.name
         if item.data != item.source.read_bytes():
-            path = "%s/%s/%s" % (BOARD_FILES, board, item.name)
+            same = all(o.get(item.name) == item.data for o in others)
+            path = "%s/%s/%s" % (BOARD_FILES, SHARED if same else board, item.name)
         out.append((item.name, path, item.data))
     return out
 

@@ -113,7 +113,7 @@ def firmware_value(module: str, name: str) -> Any:
 def board_files(name: str) -> tuple[dict[str, bytes], dict[str, object]]:
     """The board's files (deploy's plan and webmain.py) and its entry in boards.json."""
     spec = builds.BOARDS[name]
-    plan = builds.plan(spec)
+    plan = builds.plan(spec, emitter=False)  # (the page's MicroPython has no viper)
     files = {i.name: i.data for i in plan.items}
     files["webmain.py"] = (stepped_main(files["main.py"].decode()) +
                            rename(GAME_STATE, plan.names) + STEP).encode()
