@@ -1129,22 +1129,25 @@ def test_a_short_or_changed_file_is_written_again(monkeypatch: pytest.MonkeyPatc
     assert writes == ["a.py"] * 3 and backs == [sent]
 
 
+class Answers:
+    """A board's raw REPL that answers each command with the next (output, error)."""
+
+    def __init__(self, answers: list[tuple[bytes, bytes]]) -> None:
+        self.answers, self.asked = answers, 0
+
+    def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
+        self.asked += 1
+        return self.answers.pop(0)
+
+
 def test_a_changed_read_back_is_asked_again() -> None:
     # The busy board beside CI: the read-back's command arrived with `break` as `brak` and
     # ran into a NameError, so deploy failed. It changes nothing: asked again, three times
     # at most (an answer that is no size and sum, too)
-    class Board:
-        def __init__(self, answers: list[tuple[bytes, bytes]]) -> None:
-            self.answers, self.asked = answers, 0
-
-        def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
-            self.asked += 1
-            return self.answers.pop(0)
-
     brak = (b"", b"Traceback (most recent call last):\r\nNameError: name 'brak' isn't defined")
-    board = Board([brak, (b"99", b""), (b"99 11880", b"")])
+    board = Answers([brak, (b"99", b""), (b"99 11880", b"")])
     assert device.Device(board, "p").read_back("a.py", 99) == (99, 11880)
-    board = Board([brak] * 3)
+    board = Answers([brak] * 3)
     with pytest.raises(device.DeployError, match="^verifying a.py failed on the board: NameE"):
         device.Device(board, "p").read_back("a.py", 99)
     assert board.asked == 3
@@ -1153,21 +1156,13 @@ def test_a_changed_read_back_is_asked_again() -> None:
 def test_a_changed_identification_is_asked_again() -> None:
     # .ci/run: the identification arrived with `os.listdir` as `oslistdir` and the first
     # hour's deploy stopped. It changes nothing: asked again, three times at most
-    class Board:
-        def __init__(self, answers: list[tuple[bytes, bytes]]) -> None:
-            self.answers, self.asked = answers, 0
-
-        def exec_raw(self, code: str, timeout: float = 0) -> tuple[bytes, bytes]:
-            self.asked += 1
-            return self.answers.pop(0)
-
     bad = (b"", b"Traceback (most recent call last):\r\nNameError: name 'oslistdir' isn't "
            b"defined")
     line = repr(("microbit", (1, 9, 2), None, ("microbit",), 1, ["main.py"], "")).encode()
-    board = Board([bad, bad, (line, b"")])
+    board = Answers([bad, bad, (line, b"")])
     info = device.Device(board, "p").identify()
     assert (info.platform, info.files, board.asked) == ("microbit", ["main.py"], 3)
-    board = Board([bad] * 3)
+    board = Answers([bad] * 3)
     with pytest.raises(device.DeployError, match="^identification failed on the board: NameE"):
         device.Device(board, "p").identify()
     assert board.asked == 3

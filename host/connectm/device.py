@@ -181,6 +181,12 @@ print(repr((sys.platform, tuple(sys.implementation.version),
 """
 
 
+def size_and_sum(out: str) -> tuple[int, int]:
+    """READ_BACK's printed line (ValueError: not that line)."""
+    k, total = out.split()[-2:]
+    return int(k), int(total)
+
+
 def garbled(err: Any) -> bool:
     """The board's error for a command that arrived with bytes missing: a SyntaxError (or
     its IndentationError) in <stdin> (deploy's commands are valid Python)."""
@@ -219,17 +225,22 @@ class Device:
             % (what, " ".join(str(e).split()) or type(e).__name__)
         )
 
-    def identify(self) -> DeviceInfo:
-        # It changes nothing, so it is asked again when it arrived changed and still ran
-        # (`os.listdir` as `oslistdir`: a NameError, not garbled()'s SyntaxError), three
-        # times at most
+    def ask(self, code: str, what: str, timeout: float = 20,
+            parse: Callable[[str], Any] = str) -> Any:
+        """parse() of what a command that changes nothing printed, asked again when it
+        arrived changed and still ran (`brak` for `break`, `os.listdir` as `oslistdir`: a
+        NameError, not garbled()'s SyntaxError) or its answer did not parse (ValueError):
+        three times at most."""
         for tries in (2, 1, 0):
             try:
-                out = self.exec(_IDENTIFY, "identification")
-                break
-            except BoardError:
+                return parse(self.exec(code, what, timeout))
+            except (BoardError, ValueError):
                 if not tries:
                     raise
+        raise AssertionError("not reached")
+
+    def identify(self) -> DeviceInfo:
+        out = self.ask(_IDENTIFY, "identification")
         try:
             self.info = identity(out.splitlines()[-1])
         except (ValueError, SyntaxError, IndexError):
@@ -240,18 +251,8 @@ class Device:
         """The size and byte sum of a file on the board (READ_BACK), about ``size`` bytes
         long (a Pico's 507 KB book: a longer wait)."""
         small = self.info is None or self.info.microbit
-        code = READ_BACK % (name, 32 if small else 512)
-        for tries in (2, 1, 0):
-            try:
-                k, total = self.exec(code, "verifying " + name, 20 + size / 5000).split()[-2:]
-                return int(k), int(total)
-            except (BoardError, ValueError):
-                # The read-back changes nothing, so it is asked again when it arrived changed
-                # and still ran (`brak` for `break`: a NameError, not garbled()'s SyntaxError)
-                # or its answer did not.
-                if not tries:
-                    raise
-        raise AssertionError("not reached")
+        return self.ask(READ_BACK % (name, 32 if small else 512), "verifying " + name,
+                        20 + size / 5000, size_and_sum)
 
     def remove(self, names: Iterable[str]) -> None:
         names = list(names)

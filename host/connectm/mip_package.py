@@ -36,10 +36,10 @@ SHARED = "pico"  # mip/pico/NAME: one it changes alike for every Pico
 def entries(board: str) -> list[tuple[str, str, bytes]]:
     """(name on the board, path in the repository, content) of each of the board's files,
     main.py last (build.plan's order: it starts the game, so it goes once the rest is in)."""
-    others = [{i.name: i.data for i in build.plan(build.BOARDS[b]).items}
-              for b in PACKAGES.values()]
+    plans = {b: build.plan(build.BOARDS[b]).items for b in PACKAGES.values()}
+    others = [{i.name: i.data for i in items} for items in plans.values()]
     out = []
-    for item in build.plan(build.BOARDS[board]).items:
+    for item in plans[board]:
         path = "firmware/" + item.source.name
         if item.data != item.source.read_bytes():
             same = all(o.get(item.name) == item.data for o in others)
