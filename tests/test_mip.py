@@ -8,7 +8,8 @@ on 127.0.0.1 (mip reads a github: package the same way: the package file, then e
 `urls` relative to it). Then the installed main.py boots from that file system, with the
 tests' fake machine and neopixel modules for the hardware, and a game is played over the
 serial line. The same packages from the page's site (`connectm web --out`, which the Pages
-workflow publishes: the README's mip lines name it) give the board the same files.
+workflow publishes: the page shows mip's line with its own address; the README's lines
+read the packages from that folder, or from a clone) give the board the same files.
 """
 
 from __future__ import annotations
@@ -101,16 +102,22 @@ def index() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The page's site, as `connectm web --out` writes it, served on 127.0.0.1."""
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page's site, as `connectm web --out` writes it."""
     from conftest import unavailable
 
     try:
         webpage.npm_dir()
     except webpage.WebError as e:
         unavailable(str(e))
-    site = tmp_path_factory.mktemp("site")
-    webpage.build(site)
+    folder = tmp_path_factory.mktemp("site")
+    webpage.build(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def page(site: Path) -> Iterator[str]:
+    """The page's site served on 127.0.0.1, as GitHub Pages serves it."""
     yield from served(site)
 
 
@@ -161,11 +168,13 @@ class Pico:
                     continue
                 os.write(self.host if fd == self.board else self.board, data)
 
-    def mpremote(self, *args: str) -> subprocess.CompletedProcess[str]:
+    def mpremote(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
         """mpremote on the board's port (`resume`: no soft reset, which the unix port's raw
-        REPL does not have; on a Pico it would start main.py before the command)."""
+        REPL does not have; on a Pico it would start main.py before the command), run in
+        ``cwd`` (None: this process's folder)."""
         return subprocess.run([sys.executable, "-m", "mpremote", "connect", self.port,
-                               "resume", *args], capture_output=True, text=True, timeout=300)
+                               "resume", *args], capture_output=True, text=True, timeout=300,
+                              cwd=cwd)
 
     def close(self) -> None:
         self.running = False
@@ -267,36 +276,38 @@ def test_mip_install_gives_a_pico_the_game(package: str, index: str, tmp_path: P
         pico.close()
 
 
-def test_mip_install_from_the_page(page: str, tmp_path: Path) -> None:
-    # the README's lines: each package at the page's address (GitHub Pages' for the
-    # repository, where the Pages workflow publishes the site `connectm web --out` writes);
-    # from there, mip gives the board deploy's files for the package's board, byte for byte,
-    # as from the repository (package.json here: the site's files are the repository's,
-    # tests/test_web.py)
+def test_mip_install_from_the_page(page: str, site: Path, tmp_path: Path) -> None:
+    # the page's line (page.js: its own address, where the Pages workflow publishes the site
+    # `connectm web --out` writes; tests/test_web.py reads it on the page), then the
+    # README's lines as written, run in that folder: each gives the board deploy's files for
+    # the package's board, byte for byte (the site's files are the repository's)
     from conftest import unavailable
     from mpremote.transport_serial import SerialTransport
 
     readme = (REPO / "README.md").read_text()
-    (address,) = set(re.findall(r"https://[\w-]+\.github\.io/connectm/", readme))
     for package in mip_package.PACKAGES:
-        line = "mpremote mip install --target / %s%s " % (address, package)
+        line = "    mpremote mip install --target / %s " % package
         assert line in readme, line
     why = unixport.missing()
     if why:
         unavailable(why)
-    pico = Pico(tmp_path)
-    try:
-        p = pico.mpremote("mip", "install", "--target", "/", page + "/package.json")
-        assert p.returncode == 0 and p.stdout.rstrip().endswith("Done"), p.stdout + p.stderr
-        t = SerialTransport(pico.port, baudrate=115200)
-        t.serial.timeout = 0.5
+    for package, where in (("package.json", page + "/"), ("package.json", ""),
+                           ("package-neopixel.json", "")):
+        flash = tmp_path / str(len(list(tmp_path.iterdir())))  # a new flash each
+        flash.mkdir()
+        pico = Pico(flash)
         try:
-            t.enter_raw_repl(soft_reset=False)
-            assert listing(t) == planned(mip_package.PACKAGES["package.json"])
+            p = pico.mpremote("mip", "install", "--target", "/", where + package, cwd=site)
+            assert p.returncode == 0 and p.stdout.rstrip().endswith("Done"), p.stdout + p.stderr
+            t = SerialTransport(pico.port, baudrate=115200)
+            t.serial.timeout = 0.5
+            try:
+                t.enter_raw_repl(soft_reset=False)
+                assert listing(t) == planned(mip_package.PACKAGES[package]), (where, package)
+            finally:
+                t.close()
         finally:
-            t.close()
-    finally:
-        pico.close()
+            pico.close()
 
 
 def test_packaging_lists_the_firmware() -> None:
