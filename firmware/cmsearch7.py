@@ -1,4 +1,4 @@
-# cmsearch7: the Pico's search (issue 48): cmsearch's alpha-beta, with an evaluation that
+# cmsearch7: the Pico's search: cmsearch's alpha-beta, with an evaluation that
 # knows Connect 4's threats. A micro:bit never loads it (its builds skip the module), so
 # its 5x4 game stays byte for byte as it was; cmpico makes it the game's search.
 #

@@ -135,7 +135,7 @@ def test_sizes() -> None:
 
 
 # The heap model: MicroPython-WebAssembly collects garbage only between runPython() calls
-# (tools/mpy_wasm_run.mjs --parts). Calibrated with the v2 simulator's figure in issue 21:
+# (tools/mpy_wasm_run.mjs --parts). Calibrated with a figure of the v2 simulator:
 # the stripped modules (10,373 B) left `M 52928` free of 65,536 there, and hold 11,312 B in
 # this model: the v2 firmware and main.py's loop take FIRMWARE_BYTES besides.
 V2_HEAP = 65536

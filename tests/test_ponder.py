@@ -15,7 +15,7 @@ import harness
 from connectm import book7x6, build, fw
 
 TT = 32768
-RATE = 3400  # issue 19's emulated Pico with the table, nodes per (virtual) second
+RATE = 3400  # the emulated Pico with the table (an earlier build), nodes per (virtual) second
 
 
 class Disp:

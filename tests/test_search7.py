@@ -1,4 +1,4 @@
-"""The Pico's 7x6 search (firmware/cmsearch7.py, issue 48): its threat bookkeeping, made
+"""The Pico's 7x6 search (firmware/cmsearch7.py): its threat bookkeeping, made
 incrementally inside the search loop, against a recount from scratch; its scores against a
 plain negamax over the same evaluation and the same immediate-threat rules; recorded moves,
 scores and node counts, the same on CPython and the MicroPython unix port (its viper build,

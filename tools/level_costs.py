@@ -12,11 +12,11 @@ positions such games reach). 7x6 counts every move as searched: the Pico's book 
 only positions before ply 14 on its own lines, which the search's moves seldom follow (a
 move from it costs less, so these are upper bounds). Boards: the micro:bit v1 (5x4, no
 table), the Pico (7x6) without a table and with the one cmpico sizes from the free heap at
-boot (224,640 B: issue 19's emulated Pico reported 191,872 B free in a game with the old
+boot (224,640 B: the emulated Pico reported 191,872 B free in a game with the old
 32 KB table), cleared before each search as in the game, levels 3 to 5 to cmhw.tabled's
-depths and nodes there (a 7x6 board with a table: cmhw.WIDE, cmhw.TOP). Node rates: issue
-19's, in virtual time (the v1's game build ~650 nodes/s on QEMU; the emulated RP2040 ~5,300
-without the table, ~3,400 with it).
+depths and nodes there (a 7x6 board with a table: cmhw.WIDE, cmhw.TOP). Node rates: an
+earlier build's, in virtual time (the v1's game build ~650 nodes/s on QEMU; the emulated
+RP2040 ~5,300 without the table, ~3,400 with it).
 """
 
 from __future__ import annotations

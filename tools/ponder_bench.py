@@ -5,7 +5,7 @@
 CPython, 7x6, the top level (cmhw.TOP, as on a board with a table), the game's own code
 (cmgame, cmponder, cmsearch) with a Pico's table (195 KB, cleared before each reply as on
 the board). Time is virtual: search nodes at
-the emulated Pico's ~3,400 nodes/s with the table (issue 19). The "human" of each game
+the emulated Pico's ~3,400 nodes/s with the table (an earlier build). The "human" of each game
 (seeded) picks a column (a depth-4 search, a random column one move in four), thinks
 THINK s with the cursor where it was, moves it one key per STEP s, rests REST s on the
 column, then drops. Pondering runs whenever no key is due; its poll stops it when the next
