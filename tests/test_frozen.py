@@ -23,7 +23,7 @@ from connectm.minify import rename
 from test_deploy import B_LINE, Serial, assert_hosts_moves, drop, start_game
 from test_hex import boot_output
 
-FREE = 6000  # B: what the issue asks of a game on the frozen v1
+FREE = 6000  # B: the free heap a game on the frozen v1 must keep
 
 
 def test_the_frozen_build_is_the_v1_build_with_its_step_guard() -> None:

@@ -107,6 +107,9 @@ def test_the_test_workflow_runs_the_readmes_commands() -> None:
     assert "github.event_name == 'pull_request' || github.ref != 'refs/heads/main') && " \
         "'test' || 'test-all' }}" in text
     assert 'run: make "$TARGET"' in text and 'CONNECTM_REQUIRE_EMULATORS: "1"' in text
+    # the frozen v1 built first, as .ci/run builds it: test_frozen requires it
+    assert 0 < text.index("run: make firmware-v1") < text.index('run: make "$TARGET"')
+    assert "make firmware-v1" in (REPO / ".ci" / "run").read_text()
 
 
 def test_the_wheel_works_outside_the_checkout(tmp_path: Path) -> None:
