@@ -7,6 +7,7 @@ only: a worker starts this file first (RUN_FIRST, conftest), as its walks are th
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -84,14 +85,14 @@ class Remembered:
     its column is the position's alone, so the top level's walk below need not run it again
     (972 s of CI's time on one worker, had it searched)."""
 
-    def __init__(self, search: object, board: object, known: dict[bytes, int]) -> None:
+    def __init__(self, search: Any, board: Any, known: dict[bytes, int]) -> None:
         self.search, self.board, self.known = search, board, known
-        self.tt = getattr(search, "tt")  # (cmgame.cpu clears it before a search)
+        self.tt = search.tt  # (cmgame.cpu clears it before a search)
 
     def go(self, *limits: int) -> int:
-        pos = bytes(getattr(self.board, "cells"))
+        pos = bytes(self.board.cells)
         if pos not in self.known:
-            self.known[pos] = getattr(self.search, "go")(*limits)
+            self.known[pos] = self.search.go(*limits)
         return self.known[pos]
 
 

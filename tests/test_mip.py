@@ -291,9 +291,9 @@ def test_mip_install_from_the_page(page: str, site: Path, tmp_path: Path) -> Non
     why = unixport.missing()
     if why:
         unavailable(why)
-    for package, where in (("package.json", page + "/"), ("package.json", ""),
-                           ("package-neopixel.json", "")):
-        flash = tmp_path / str(len(list(tmp_path.iterdir())))  # a new flash each
+    for i, (package, where) in enumerate((("package.json", page + "/"), ("package.json", ""),
+                                          ("package-neopixel.json", ""))):
+        flash = tmp_path / str(i)  # a new flash each
         flash.mkdir()
         pico = Pico(flash)
         try:
