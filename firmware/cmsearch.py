@@ -29,11 +29,22 @@ CLOCK = const(1)
 # also drops the `if PONDER...:` blocks from the source.
 PONDER = const(1)
 SLICE = const(128)  # nodes between polls: ~40 ms at a Pico's ~3,400 nodes/s with the table
+# The threat search (cmsearch7's evaluation: a search whose class gives its per-move work
+# in `work`): the same loop with make, unmake and the leaves' scores done by cmsearch7's
+# functions, the immediate threats and the table's slots read by them. 0 in both
+# micro:bit builds, which never load cmsearch7: their deploy drops the `if THREATS...:`
+# blocks and keeps the else blocks, so the loop is byte for byte the window search. A
+# Pico's build keeps the threat blocks only (all its searches are cmsearch7's).
+THREATS = const(1)
 if CLOCK:
     from utime import ticks_ms, ticks_diff
 
 
 class Search:
+    if THREATS:
+        # the threat search's per-move functions (cmsearch7.Search.work); None: the windows'
+        work = None  # type: tuple | None
+
     def __init__(self, board, tt_bytes=0, plies=0):
         # tt_bytes > 0 adds a transposition table (the board needs hash keys, keys=1).
         # plies > 0 caps the depth below the board's size: the per-ply arrays take less RAM.
@@ -69,6 +80,12 @@ class Search:
         # stops early on a proven result or a spent budget (nodes, or ms of ticks_ms()).
         # seed > 0 picks at random among equally good moves. Returns the column, 0-based.
         # One function, not one per iteration: a function costs a micro:bit RAM.
+        if THREATS:
+            th = self.work
+        if THREATS and th:
+            self.weigh()  # the weights for this ply (cmsearch7)
+            # (Unpacking a tuple allocates nothing; calls through locals are the quickest.)
+            make, unmake, urgent, probe, put, leaves = th
         b = self.b
         tt = self.tt
         # One name per assignment: the micro:bit's compiler builds a tuple (allocates) for
@@ -95,11 +112,35 @@ class Search:
         if TT:  # the micro:bit build's board has no keys
             z1 = b.z1
             z2 = b.z2
+        if THREATS and th:
+            # cmsearch7's arrays: ords with a row [c, NONE] after cmlines' for each forced
+            # move c, the 32-bit score history, the gains from its weights, and the threat
+            # counts; the table's bytes and slots (probe, put).
+            ords = self.ords
+            one = done + 1  # the forced move c's row: one + 2 * c
+            skip = self.skip
+            past = self.past
+            g1 = self.g1
+            g2 = self.g2
+            t1 = self.t1
+            t2 = self.t2
+            cv = self.cv
+            wt = self.wt
+            kk = self.k
+            o = self.o
+            gaps = self.gaps
+            wcells = self.wcells
+            rc = self.rc
+            hh = self.hh
+            tb = tt.t if tt else None
+            tn = tt.n if tt else 0
         self.move = NONE
         self.score = self.depth = self.nodes = 0
         self.stopped = False
         if b.over():
             return NONE
+        if THREATS and th:
+            tv = self.threats() + self.windows()  # the threat search's score, kept from here
         if CLOCK:
             t0 = ticks_ms()
         nodes = target = stop = 0
@@ -112,10 +153,16 @@ class Search:
             # keeps the disc count, score and keys in locals: Board.play() and undo() are
             # inlined here, as a call and attribute lookups cost more than the move itself.
             n = b.n
-            sc = b.score  # player 1's view
-            if TT:
-                h1 = b.h1
-                h2 = b.h2
+            if THREATS and th:
+                sc = tv  # player 1's view: the windows, and the threats
+                hh[0] = b.h1  # the hash keys, moved by make and unmake
+                hh[1] = b.h2
+                skip[0] = 0
+            else:
+                sc = b.score  # player 1's view
+                if TT:
+                    h1 = b.h1
+                    h2 = b.h2
             ties = ply = 0
             check = nodes + 256  # budgets are checked every 256 nodes, from depth 2 on
             alpha[0] = best[0] = -INF
@@ -126,10 +173,16 @@ class Search:
             while True:
                 i = nxt[ply]
                 c = ords[i]
-                # The next child in this node's row of ords.
-                while c != NONE and heights[c] >= h:
-                    i += 1
-                    c = ords[i]
+                # The next child in this node's row of ords (the threat search: not one of
+                # the columns the node's immediate threats rule out).
+                if THREATS and th:
+                    while c != NONE and (heights[c] >= h or skip[ply] >> c & 1):
+                        i += 1
+                        c = ords[i]
+                else:
+                    while c != NONE and heights[c] >= h:
+                        i += 1
+                        c = ords[i]
                 nxt[ply] = i + 1
                 if c == NONE:
                     # Every child seen, or a cutoff: the node's score goes to its parent.
@@ -138,10 +191,16 @@ class Search:
                     score = best[ply]
                     if TT and tt and not stop:
                         # alpha on entry was -beta of the parent, unchanged since.
-                        tt.store(h1, h2, target - ply,
-                                 LOWER if score >= beta[ply] else
-                                 EXACT if score > -beta[ply - 1] else UPPER,
-                                 bestcol[ply], score)
+                        if THREATS and th:
+                            put(tb, tn, hh, target - ply,
+                                (LOWER if score >= beta[ply] else
+                                 EXACT if score > -beta[ply - 1] else UPPER) << 4
+                                | bestcol[ply], score)
+                        else:
+                            tt.store(h1, h2, target - ply,
+                                     LOWER if score >= beta[ply] else
+                                     EXACT if score > -beta[ply - 1] else UPPER,
+                                     bestcol[ply], score)
                     score = -score
                     ply -= 1
                     n -= 1
@@ -174,21 +233,36 @@ class Search:
                     r = heights[c]
                     heights[c] = r + 1
                     cell = c * h + r
-                    if n & 1:
-                        g = g2
-                        u = u2
+                    if THREATS and th:
+                        # make(): the threats the disc makes or blocks too. A disc on its
+                        # own side's threat wins: d = HIT (a threat search's gain stays
+                        # below it: test_search7 bounds it from the weights).
+                        if n & 1:
+                            d = make(cell, 1, kk, wstart, wins, st, g2, wcells, rc, heights,
+                                     t1, t2, wt, cv, hh, z1, z2)
+                            if t2[cell]:
+                                d = HIT
+                        else:
+                            d = make(cell, 0, kk, wstart, wins, st, g1, wcells, rc, heights,
+                                     t1, t2, wt, cv, hh, z1, z2)
+                            if t1[cell]:
+                                d = HIT
                     else:
-                        g = g1
-                        u = 1
-                    d = 0
-                    for k in range(wstart[cell], wstart[cell + 1]):
-                        j = wins[k]
-                        s = st[j]
-                        d += g[s]
-                        st[j] = s + u
-                    if TT and tt:
-                        h1 ^= z1[2 * cell + (n & 1)]
-                        h2 ^= z2[2 * cell + (n & 1)]
+                        if n & 1:
+                            g = g2
+                            u = u2
+                        else:
+                            g = g1
+                            u = 1
+                        d = 0
+                        for k in range(wstart[cell], wstart[cell + 1]):
+                            j = wins[k]
+                            s = st[j]
+                            d += g[s]
+                            st[j] = s + u
+                        if TT and tt:
+                            h1 ^= z1[2 * cell + (n & 1)]
+                            h2 ^= z2[2 * cell + (n & 1)]
                     n += 1
                     if d >= HIT:
                         # The mover placed a disc with n - 1 down: (size + 1 - (n - 1)) // 2
@@ -203,43 +277,80 @@ class Search:
                         score = INF
                         f = w
                         if TT and tt:
-                            score = tt.cut(h1, h2, target - ply - 1, -beta[ply], -alpha[ply])
-                            f = min(tt.col, f)
+                            if THREATS and th:
+                                score = probe(tb, tn, hh, target - ply - 1, -beta[ply],
+                                              -alpha[ply], o)
+                                f = min(o[0], f)
+                            else:
+                                score = tt.cut(h1, h2, target - ply - 1, -beta[ply],
+                                               -alpha[ply])
+                                f = min(tt.col, f)
+                        if THREATS and th:
+                            sk = 0  # the columns the child must not play (a bit each)
+                            if score == INF:
+                                # The child's immediate threats: exact scores, which the
+                                # search would find a ply or two deeper, and the columns it
+                                # must not play or must (urgent()).
+                                k = urgent(n, kk, heights, t1, t2, o)
+                                if k == 1:
+                                    score = WIN * ((size + 1 - n) // 2)  # its mover wins
+                                elif k == 2:
+                                    score = -WIN * ((size - n) // 2)  # the other side wins
+                                else:
+                                    sk = o[0]
+                                    if o[1]:
+                                        f = w + o[1]  # the block (a row of its own, below)
                         if LEAVES and score == INF and ply + 1 == leaf:
-                            # The child is a frontier node: its children are leaves, scored
-                            # here from the window gains of their cells without playing
-                            # them, nor pushing the child (most nodes are leaves).
-                            g = g2 if n & 1 else g1
-                            v = -sc - d if n & 1 else sc - d  # the child's score, its mover's view
-                            top = -alpha[ply]  # the child's beta
-                            score = -INF
-                            bc = NONE
-                            last = n + 1 == size  # a leaf that fills the board: a draw
-                            i = (w + 1) * f
-                            c2 = ords[i]
-                            while c2 != NONE:
-                                lr = heights[c2]
-                                if lr < h:
-                                    nodes += 1
-                                    lc = c2 * h + lr
-                                    d = 0
-                                    for k in range(wstart[lc], wstart[lc + 1]):
-                                        d += g[st[wins[k]]]
-                                    if d >= HIT:
-                                        score = WIN * ((size + 1 - n) // 2)
-                                        bc = c2
-                                        break
-                                    d = 0 if last else d + v
-                                    if d > score:
-                                        score = d
-                                        bc = c2
-                                        if d >= top:
-                                            break
-                                i += 1
+                            if THREATS and th:
+                                # leaves(): the same, threats too. (None of these leaves
+                                # wins: its mover has no playable threat, seen above.)
+                                top = -alpha[ply]
+                                score = leaves((w + 1) * f if f <= w else one + 2 * (f - w - 1),
+                                               sk, n & 1, -sc - d if n & 1 else sc - d, top,
+                                               n + 1 == size, o, kk, ords, wstart, wins, st,
+                                               g2 if n & 1 else g1, wcells, rc, heights, t1,
+                                               t2, wt, cv, gaps)
+                                nodes += o[1]
+                                if TT and tt:
+                                    put(tb, tn, hh, 1, (LOWER if score >= top else EXACT if
+                                                        score > -beta[ply] else UPPER) << 4
+                                        | o[0], score)
+                            else:
+                                # The child is a frontier node: its children are leaves,
+                                # scored here from the window gains of their cells without
+                                # playing them, nor pushing the child (most nodes are leaves).
+                                g = g2 if n & 1 else g1
+                                # the child's score, its mover's view
+                                v = -sc - d if n & 1 else sc - d
+                                top = -alpha[ply]  # the child's beta
+                                score = -INF
+                                bc = NONE
+                                last = n + 1 == size  # a leaf that fills the board: a draw
+                                i = (w + 1) * f
                                 c2 = ords[i]
-                            if TT and tt:
-                                tt.store(h1, h2, 1, LOWER if score >= top else
-                                         EXACT if score > -beta[ply] else UPPER, bc, score)
+                                while c2 != NONE:
+                                    lr = heights[c2]
+                                    if lr < h:
+                                        nodes += 1
+                                        lc = c2 * h + lr
+                                        d = 0
+                                        for k in range(wstart[lc], wstart[lc + 1]):
+                                            d += g[st[wins[k]]]
+                                        if d >= HIT:
+                                            score = WIN * ((size + 1 - n) // 2)
+                                            bc = c2
+                                            break
+                                        d = 0 if last else d + v
+                                        if d > score:
+                                            score = d
+                                            bc = c2
+                                            if d >= top:
+                                                break
+                                    i += 1
+                                    c2 = ords[i]
+                                if TT and tt:
+                                    tt.store(h1, h2, 1, LOWER if score >= top else
+                                             EXACT if score > -beta[ply] else UPPER, bc, score)
                         if score == INF:
                             # Descend: the child becomes the node at ply + 1.
                             hist[n - 1] = c
@@ -249,17 +360,26 @@ class Search:
                             alpha[ply] = -beta[ply - 1]
                             beta[ply] = -alpha[ply - 1]
                             best[ply] = -INF
-                            nxt[ply] = (w + 1) * f
+                            if THREATS and th:
+                                # (f > w: the block's row, after cmlines' rows)
+                                nxt[ply] = (w + 1) * f if f <= w else one + 2 * (f - w - 1)
+                                skip[ply] = sk
+                            else:
+                                nxt[ply] = (w + 1) * f
                             continue
                         score = -score
                     n -= 1
                 # Take c back (Board.undo; its row, cell and window step are still at hand).
                 heights[c] = r
-                for k in range(wstart[cell], wstart[cell + 1]):
-                    st[wins[k]] -= u
-                if TT and tt:
-                    h1 ^= z1[2 * cell + (n & 1)]
-                    h2 ^= z2[2 * cell + (n & 1)]
+                if THREATS and th:
+                    unmake(cell, n & 1, kk, wstart, wins, st, wcells, rc, heights, t1, t2, wt,
+                           cv, hh, z1, z2)
+                else:
+                    for k in range(wstart[cell], wstart[cell + 1]):
+                        st[wins[k]] -= u
+                    if TT and tt:
+                        h1 ^= z1[2 * cell + (n & 1)]
+                        h2 ^= z2[2 * cell + (n & 1)]
                 # Fold the child's score (from this node's side) into this node.
                 if SEED and seed and ply == 0:
                     # Seeded variety: keep the root window open by one so that equal moves

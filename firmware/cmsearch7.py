@@ -1,6 +1,7 @@
-# cmsearch7: the Pico's search: cmsearch's alpha-beta, with an evaluation that
-# knows Connect 4's threats. A micro:bit never loads it (its builds skip the module), so
-# its 5x4 game stays byte for byte as it was; cmpico makes it the game's search.
+# cmsearch7: the Pico's evaluation, which knows Connect 4's threats, and the per-move work
+# that cmsearch's one loop calls for it (Search.work: the loop's THREATS blocks). A
+# micro:bit never loads it (its builds skip the module and drop those blocks), so its 5x4
+# game stays byte for byte as it was; cmpico makes it the game's search.
 #
 # A threat is an empty cell that would complete a line for one side. On 7x6 the middle
 # game is decided by them: the board fills up column by column, and with the cells left
@@ -29,13 +30,13 @@ import array
 import cmsearch
 import cmfit7  # (here, not where a search is made: cmpico sizes the table after this import)
 
-WIN = const(65536)  # cmboard.WIN
+# cmsearch's and cmtt's numbers, by value: a const() folds within its own module only, and
+# viper code then reads no other module's names.
 INF = const(1 << 29)  # cmtt.NO_SCORE
 EXACT = const(1)  # cmtt's bounds
 LOWER = const(2)
 UPPER = const(3)
 NONE = const(255)
-PONDER = const(1)  # cmsearch.PONDER
 SLICE = const(128)  # cmsearch.SLICE
 # The weights, the gains and the columns' values are kept in unsigned 16-bit arrays, BIAS
 # above their value: viper code reads an array's elements as unsigned, and on a 64-bit
@@ -454,6 +455,8 @@ def leaves(i: int, sk: int, odd: int, v: int, top: int, last: int, o, k, ords, w
 
 class Search(cmsearch.Search):
     tables = None  # the weights' tables (__init__)
+    # cmsearch.Search.go's per-move work for this evaluation (its THREATS blocks)
+    work = (make, unmake, urgent, probe, put, leaves)
 
     def __init__(self, board, tt_bytes=0, plies=0):
         # (super(): cmpico puts this class in cmsearch.Search's place)
@@ -619,201 +622,3 @@ class Search(cmsearch.Search):
         for c in range(b.w):
             self.cv[c] = BIAS
         return columns((1 << b.w) - 1, 1, self.k, b.heights, t1, t2, self.wt, self.cv)
-
-    def go(self, depth, max_nodes=0):
-        # cmsearch.Search.go (iterative deepening, alpha-beta on its own stack, the table,
-        # frontier nodes scoring their leaves), the threat bookkeeping added (make, unmake,
-        # leaves). Returns the column, 0-based; self.move, score, depth, nodes as cmsearch's.
-        self.weigh()
-        b = self.b
-        tt = self.tt
-        # One name per assignment (cmsearch.go: a tuple would allocate).
-        alpha = self.alpha
-        beta = self.beta
-        best = self.best
-        bestcol = self.bestcol
-        nxt = self.next
-        ords = self.ords
-        done = len(b.ords) - 1
-        one = len(b.ords)  # the forced move c's row: one + 2 * c
-        skip = self.skip
-        w = b.w
-        h = b.h
-        size = b.size
-        heights = b.heights
-        hist = b.hist
-        past = self.past
-        wstart = b.wstart
-        wins = b.wins
-        st = b.st
-        g1 = self.g1
-        g2 = self.g2
-        z1 = b.z1
-        z2 = b.z2
-        t1 = self.t1
-        t2 = self.t2
-        cv = self.cv
-        wt = self.wt
-        kk = self.k
-        o = self.o
-        gaps = self.gaps
-        wcells = self.wcells
-        rc = self.rc
-        hh = self.hh
-        tb = tt.t if tt else None  # the table's bytes and slots (probe, put)
-        tn = tt.n if tt else 0
-        self.move = NONE
-        self.score = self.depth = self.nodes = 0
-        self.stopped = False
-        if b.over():
-            return NONE
-        tv = self.threats() + self.windows()
-        nodes = target = stop = 0
-        if PONDER:
-            self.pc = SLICE
-        while not stop and target < min(depth, size - b.n, len(nxt) - 2):
-            target += 1
-            leaf = target - 1
-            n = b.n
-            sc = tv  # player 1's view: the windows, and the threats
-            hh[0] = b.h1
-            hh[1] = b.h2
-            ply = 0
-            check = nodes + 256
-            alpha[0] = best[0] = -INF
-            beta[0] = INF
-            nxt[0] = (w + 1) * min(self.move, w)
-            skip[0] = 0
-            if PONDER and self.poll:
-                check = self.pc
-            while True:
-                i = nxt[ply]
-                c = ords[i]
-                while c != NONE and (heights[c] >= h or skip[ply] >> c & 1):
-                    i += 1
-                    c = ords[i]
-                nxt[ply] = i + 1
-                if c == NONE:
-                    if ply == 0:
-                        break
-                    score = best[ply]
-                    if tt and not stop:
-                        put(tb, tn, hh, target - ply,
-                            (LOWER if score >= beta[ply] else
-                             EXACT if score > -beta[ply - 1] else UPPER) << 4 | bestcol[ply],
-                            score)
-                    score = -score
-                    ply -= 1
-                    n -= 1
-                    c = hist[n]
-                    sc = past[n]
-                    r = heights[c] - 1
-                    cell = c * h + r
-                else:
-                    nodes += 1
-                    if nodes >= check and target > 1:
-                        check = nodes + 256
-                        stop = max_nodes and nodes > max_nodes
-                        if PONDER and self.poll:
-                            check = nodes + SLICE
-                            self.pc = check
-                            if self.poll(nodes):
-                                stop = 1
-                        if stop:
-                            for k in range(ply + 1):
-                                nxt[k] = done
-                            continue
-                    # Play c, and move the threats it makes or blocks.
-                    r = heights[c]
-                    heights[c] = r + 1
-                    cell = c * h + r
-                    if n & 1:
-                        won = t2[cell]  # a disc on its own side's threat wins
-                        d = make(cell, 1, kk, wstart, wins, st, g2, wcells, rc, heights, t1,
-                                 t2, wt, cv, hh, z1, z2)
-                    else:
-                        won = t1[cell]
-                        d = make(cell, 0, kk, wstart, wins, st, g1, wcells, rc, heights, t1,
-                                 t2, wt, cv, hh, z1, z2)
-                    n += 1
-                    if won:
-                        score = WIN * ((size + 2 - n) // 2)
-                        if ply and ply == leaf:
-                            nxt[ply] = done
-                    elif n == size:
-                        score = 0
-                    elif ply == leaf:
-                        score = d + sc if n & 1 else d - sc
-                    else:
-                        score = INF
-                        f = w
-                        if tt:
-                            score = probe(tb, tn, hh, target - ply - 1, -beta[ply], -alpha[ply],
-                                          o)
-                            f = min(o[0], f)
-                        sk = 0
-                        if score == INF:
-                            # The child's immediate threats: exact scores, which the search
-                            # would find a ply or two deeper, and the columns it must not
-                            # play or must (urgent()).
-                            k = urgent(n, kk, heights, t1, t2, o)
-                            if k == 1:
-                                score = WIN * ((size + 1 - n) // 2)  # its mover wins
-                            elif k == 2:
-                                score = -WIN * ((size - n) // 2)  # the other side wins
-                            else:
-                                sk = o[0]
-                                if o[1]:
-                                    f = w + o[1]  # the block (a row of its own, below)
-                        if score == INF and ply + 1 == leaf:
-                            # The child is a frontier node: its children (leaves) scored from
-                            # their gains without playing them (cmsearch.go), threats too.
-                            # (None of these leaves wins: its mover has no playable threat,
-                            # seen above.)
-                            top = -alpha[ply]
-                            score = leaves((w + 1) * f if f <= w else one + 2 * (f - w - 1),
-                                           sk, n & 1, -sc - d if n & 1 else sc - d, top,
-                                           n + 1 == size, o, kk, ords, wstart, wins, st,
-                                           g2 if n & 1 else g1, wcells, rc, heights, t1, t2,
-                                           wt, cv, gaps)
-                            nodes += o[1]
-                            if tt:
-                                put(tb, tn, hh, 1, (LOWER if score >= top else EXACT if
-                                                        score > -beta[ply] else UPPER) << 4
-                                    | o[0], score)
-                        if score == INF:
-                            hist[n - 1] = c
-                            past[n - 1] = sc
-                            sc = sc + d if n & 1 else sc - d
-                            ply += 1
-                            alpha[ply] = -beta[ply - 1]
-                            beta[ply] = -alpha[ply - 1]
-                            best[ply] = -INF
-                            nxt[ply] = (w + 1) * f if f <= w else one + 2 * (f - w - 1)
-                            skip[ply] = sk
-                            continue
-                        score = -score
-                    n -= 1
-                # Take c back, and its threats.
-                heights[c] = r
-                unmake(cell, n & 1, kk, wstart, wins, st, wcells, rc, heights, t1, t2, wt, cv,
-                       hh, z1, z2)
-                if score > best[ply]:
-                    best[ply] = score
-                    bestcol[ply] = c
-                    if score > alpha[ply]:
-                        alpha[ply] = score
-                        if score >= beta[ply]:
-                            nxt[ply] = done
-            if target > 1 and max_nodes and nodes > max_nodes:
-                stop = 1
-            if stop:
-                self.stopped = True
-            else:
-                self.move = bestcol[0]
-                self.score = best[0]
-                self.depth = target
-                if self.score >= WIN or self.score <= -WIN:
-                    break
-        self.nodes = nodes
-        return self.move

@@ -15,7 +15,6 @@ from connectm import build as builds
 from connectm import unixport
 import test_search7
 from connectm import levels
-from test_engine import SEARCH_CASES, SEARCH_CODE, search_line
 
 
 @pytest.fixture(scope="module")
@@ -47,38 +46,22 @@ def test_the_port_gets_compiled_modules(build: tuple[builds.Plan, Path]) -> None
 
 
 def test_compiled_search_is_identical(build: tuple[builds.Plan, Path]) -> None:
-    # the .mpy modules are what the run imports (no source beside them), and the native
-    # search gives CPython's moves, scores, depths and node counts
-    _, where = build
-    code = "import cmsearch\nprint(cmsearch.__file__)\n" + SEARCH_CODE % SEARCH_CASES
-    out = harness.MpyUnix().run_dir(code, where).split("\n")
-    assert out[0].endswith("cmsearch.mpy")
-    assert [x.strip() for x in out[1:] if x.strip()] == [search_line(*c) for c in SEARCH_CASES]
-
-
-def test_native_search_allocates_nothing_per_node(build: tuple[builds.Plan, Path]) -> None:
-    _, where = build
-    out = harness.MpyUnix().run_dir(
-        "import cmsearch, cmboard, micropython\nb = cmboard.Board(5, 4, 4, 0)\n"
-        "s = cmsearch.Search(b)\nmicropython.heap_lock()\ntry:\n    s.go(8)\nfinally:\n"
-        "    micropython.heap_unlock()\nprint(s.move, s.score, s.depth, s.nodes)\n", where)
-    assert out.split() == search_line(5, 4, 4, "", 8).split()
-
-
-def test_viper_search7_is_identical(build: tuple[builds.Plan, Path]) -> None:
-    # The Pico's 7x6 search with its work per move as viper code (build.VIPER): the
-    # recorded top-level searches of CPython (moves, scores, depths, node counts)
+    # The Pico's search as the build compiles it: cmsearch's loop as native code, the work
+    # per move (cmsearch7, build.VIPER) as viper code, the .mpy modules what the run imports
+    # (no source beside them): the recorded top-level searches of CPython (moves, scores,
+    # depths, node counts)
     plan, where = build
-    item = next(i for i in plan.items if i.name == "cmsearch7.mpy")
-    assert item.note.startswith("viper code")
-    code = "import cmsearch7\nprint(cmsearch7.__file__)\n" + test_search7.CODE % (
-        test_search7.CASES, levels.PICO_TABLE)
+    notes = {i.name: i.note for i in plan.items}
+    assert notes["cmsearch.mpy"].startswith("native code")
+    assert notes["cmsearch7.mpy"].startswith("viper code")
+    code = "import cmsearch, cmsearch7\nprint(cmsearch.__file__, cmsearch7.__file__)\n" + \
+        test_search7.CODE % (test_search7.CASES, levels.PICO_TABLE)
     out = harness.MpyUnix().run_dir(code, where, timeout=300).split("\n")
-    assert out[0].endswith("cmsearch7.mpy")
+    assert [Path(f).name for f in out[0].split()] == ["cmsearch.mpy", "cmsearch7.mpy"]
     assert [x.strip() for x in out[1:] if x.strip()] == test_search7.RECORDED
 
 
-def test_viper_search7_allocates_nothing_per_node(build: tuple[builds.Plan, Path]) -> None:
+def test_compiled_search_allocates_nothing_per_node(build: tuple[builds.Plan, Path]) -> None:
     # At ply 10 (the fitted weights), then at ply 16 (the hand-set ones: weigh() has
     # changed them in place, as go() does once a game). (Its source on an interpreter
     # without viper allocates each call's frame: cmsearch7's header.)
@@ -186,8 +169,11 @@ def test_bench_on_the_unix_port(build: tuple[builds.Plan, Path],
         nodes.setdefault(pos, set()).add(n)
         assert int(rate) > 0
     assert all(len(v) == 1 for v in nodes.values()), nodes
-    # the CPython engine's count for the 5x4 row
-    assert nodes["5x4 (empty) d10"] == {search_line(5, 4, 4, "", 10).split()[3]}
+    # the CPython engine's count for the first row
+    w, h, mv, depth, tt = benchmark.UNIX_POSITIONS[0]
+    s = test_search7.cmsearch7.Search(test_search7.cmboard.Board(w, h, 4), tt)
+    s.go(depth)
+    assert nodes["7x6 (empty) d9"] == {str(s.nodes)}
     assert len(re.findall(r"holds +\d+ B; +\d+ B free, the largest block +\d+ B", out)) == 3
 
 

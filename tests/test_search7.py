@@ -7,7 +7,9 @@ it."""
 
 from __future__ import annotations
 
+import ast
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -161,6 +163,67 @@ def test_only_a_pico_builds_it() -> None:
         assert "cmsearch7" not in {i.source.stem for i in build.plan(build.BOARDS[name]).items}
     for name in ("pico-max7219", "pico-neopixel"):
         assert "cmsearch7" in {i.source.stem for i in build.plan(build.BOARDS[name]).items}
+
+
+def test_one_search_loop_for_every_board() -> None:
+    # cmsearch7 gives cmsearch's loop its per-move work (Search.work) and has no loop of
+    # its own. The micro:bit builds' cmsearch is the window search alone, byte for byte as
+    # the source without its THREATS blocks (build.unswitched keeps their else blocks); a
+    # Pico's is the threat search alone: its every search is cmsearch7's.
+    assert "go" not in vars(cmsearch7.Search) and cmsearch7.Search.work[0] is cmsearch7.make
+    src = (fw.firmware_dir() / "cmsearch.py").read_text()
+    windows = build.unswitched(src, "THREATS")
+    threats = build.unswitched(src, "THREATS", on=True)
+    for text in (windows, threats):
+        compile(text, "cmsearch.py", "exec")
+        assert not re.search(r"(?m)^ *if THREATS", text) and "else:\n" in text
+    def names(text: str) -> set[str]:
+        return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(ast.parse(text))
+                if isinstance(n, (ast.Name, ast.Attribute))}
+
+    assert {"cut", "store"} <= names(windows) and not {"th", "make", "work"} & names(windows)
+    assert {"th", "make", "unmake", "leaves"} <= names(threats)
+    assert not {"cut", "store"} & names(threats)
+    pico = next(i for i in build.plan(build.BOARDS["pico-max7219"]).items
+                if i.name == "cmsearch.py")
+    assert pico.data.decode() == threats
+
+
+def test_unswitched_keeps_a_blocks_else_or_its_body() -> None:
+    text = ("def f(x):\n    if S and x:\n        # on\n        a = 1\n        if x:\n"
+            "            b = 2\n    else:\n        # off\n        a = 3\n    if S:\n"
+            "        c = 4\n    return a\n")
+    assert build.unswitched(text, "S") == ("def f(x):\n    # off\n    a = 3\n"
+                                           "    return a\n")
+    assert build.unswitched(text, "S", on=True) == (
+        "def f(x):\n    # on\n    a = 1\n    if x:\n        b = 2\n    c = 4\n"
+        "    return a\n")
+    with pytest.raises(ValueError, match="elif"):
+        build.unswitched("if S:\n    a = 1\nelif b:\n    a = 2\n", "S")
+
+
+def test_a_threat_searchs_gain_stays_below_hit() -> None:
+    # The loop reads a disc's gain d of HIT or more as a win (the window search's gains say
+    # so); the threat search sets d = HIT for a disc on its own side's threat, so no other
+    # gain may reach it: a disc's windows' largest gains, and every column's threat value
+    # moving from its least to its most, with each weight set (fitted, and from ply HAND).
+    hit = 32768
+    for mv in ("", "4453444326517", "2435476443424233"):
+        b = cmboard.Board(7, 6, 4)
+        cmmoves.play_moves(b, mv)
+        s = cmsearch7.Search(b, 0)
+        uu = b.u * b.u  # type: ignore[attr-defined]
+        gain = [max(abs(g[j * uu + t] - cmsearch7.BIAS) for g in (s.g1, s.g2)  # type: ignore
+                    for t in range(uu)) for j in range(len(b.st))]  # type: ignore
+        windows = max(sum(gain[b.wins[k]] for k in range(b.wstart[e], b.wstart[e + 1]))
+                      for e in range(b.size))  # type: ignore[attr-defined]
+        wt = [v - cmsearch7.BIAS for v in s.wt]  # type: ignore[attr-defined]
+        columns = 7 * 5 * (abs(wt[0]) + abs(wt[1])) + sum(
+            max(abs(wt[2 + 4 * e]), abs(wt[3 + 4 * e])) + max(abs(wt[4 + 4 * e]),
+                                                             abs(wt[5 + 4 * e]))
+            for e in range(42))
+        assert s.t[1] == (len(mv) < cmsearch7.HAND)  # type: ignore[attr-defined]
+        assert windows + columns < hit, (mv, windows, columns)
 
 
 def test_a_picos_source_has_the_viper_functions() -> None:

@@ -7,8 +7,9 @@ stops it (Ctrl-C: its names stay in the REPL), searches the positions with the g
 search and table, and leaves the board at the REPL (reset it to play again). Positions:
 the fair 4-ply openings that `tools/pico_cells.py` starts its games from.
 
-    python tools/pico_nodes.py /work/sim/pico/tty 20          # cmsearch7, the game's search
-    python tools/pico_nodes.py /work/sim/pico/tty 20 --base   # cmsearch's, on the same table
+    python tools/pico_nodes.py /work/sim/pico/tty 20
+
+(A Pico's build has only the threat search: cmsearch's THREATS blocks, build.unswitched.)
 """
 
 from __future__ import annotations
@@ -20,17 +21,11 @@ from mpremote.transport_serial import SerialTransport
 from connectm import book, levels
 from connectm import tournament as T
 
-import cmsearch  # noqa: E402  (on sys.path once connectm.book loaded the firmware)
-
-# Sent to the board's REPL: the game's board g.b and its search g.s (or the search cmsearch7
-# builds on, sharing the table), the top level's depth and nodes
+# Sent to the board's REPL: the game's board g.b and its search g.s, the top level's depth
+# and nodes
 CODE = """import utime
 b = g.b
 s = g.s
-if %d:
-    import cmsearch7
-    s = cmsearch7.Search.__bases__[0](b, 0, len(g.s.next) - 2)
-    s.tt = g.s.tt
 print('T', len(s.tt.t))
 for mv in %r:
     b.reset()
@@ -48,13 +43,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("port")
     ap.add_argument("positions", type=int, help="how many openings")
-    ap.add_argument("--base", action="store_true", help="cmsearch's search, not cmsearch7's")
     a = ap.parse_args()
     jobs = T.make_jobs([(7, 6, 4)], [("pico", "wasp")], a.positions, 1, 4, True, 7)
     moves = [T.random_opening(7, 6, 4, 4, j.seed, True, 7) for j in jobs]
     tr = SerialTransport(a.port, 115200)
     tr.enter_raw_repl(soft_reset=False)
-    raw, err = tr.exec_raw(CODE % (a.base, moves), timeout=None)
+    raw, err = tr.exec_raw(CODE % (moves,), timeout=None)
     if err:
         raise SystemExit("the board: " + err.decode().strip().splitlines()[-1])
     out = raw.decode()
@@ -62,8 +56,6 @@ def main() -> None:
     lines = [ln.split() for ln in out.splitlines()]
     table = int(lines[0][1])
     p = book.Player(7, 6, 4, levels.count() - 1, seek_file=book.NO_BOOK, table=table)
-    if a.base:
-        p.search = cmsearch.Search(p.board, table, p.levels[-3])
     nodes = ms = same = 0
     for _, mv, col, n, t in lines[1:]:
         p.board.reset()

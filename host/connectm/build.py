@@ -22,7 +22,7 @@ from typing import Callable
 from connectm import fw
 from connectm.minify import (
     drop_unread, fold_consts, imports_of, inline_constants, inline_names, literal_module, rename,
-    rename_map, specialize, strip_source,
+    rename_map, specialize, strip_source, unswitched,
 )
 from connectm.tables import dims, fixed_lines
 
@@ -274,9 +274,10 @@ NO_LEAVES = re.compile(r"(?m)^(LEAVES) ?= ?const\(1\)")
 NO_LOGO = re.compile(r"(?m)^(LOGO|SOUND|GUARD) ?= ?const\(1\)")
 NO_FAMILY = re.compile(r"(?m)^(FAMILY) ?= ?const\(1\)")
 MB_TT = re.compile(r"(?m)^(MB_TT) ?= ?const\(0\)")
-# Pondering (cmponder) and the binary book (cmsave's SEEK: cmbook): off in both micro:bit
-# builds, and their blocks dropped (unswitched).
-NO_PONDER = re.compile(r"(?m)^(PONDER|SEEK) ?= ?const\(1\)")
+# Pondering (cmponder), the binary book (cmsave's SEEK: cmbook) and the threat search
+# (cmsearch's THREATS: cmsearch7): off in both micro:bit builds, and their blocks dropped
+# (unswitched). A Pico's build has THREATS on, and only its blocks (unswitched(on=True)).
+NO_PONDER = re.compile(r"(?m)^(PONDER|SEEK|THREATS) ?= ?const\(1\)")
 
 
 def switches(text: str, v2: bool = False, leaves: bool | None = None,
@@ -294,25 +295,6 @@ def switches(text: str, v2: bool = False, leaves: bool | None = None,
     if not family:
         text = NO_FAMILY.sub(r"\1=const(0)", text)
     return NO_LOGO.sub(r"\1=const(0)", text)
-
-
-def unswitched(text: str, name: str) -> str:
-    """The source without its `if NAME:` and `if NAME and ...:` blocks that have no else
-    (NAME, or an attribute of that name: cmmain's `g.PONDER`), for a switch at 0 in this
-    build: dropped before the minifier names the locals and the build is measured, so that
-    code a micro:bit never runs costs it nothing (its mentions would change the names)."""
-    lines = text.splitlines(keepends=True)
-    for node in ast.walk(ast.parse(text)):
-        if not isinstance(node, ast.If) or node.orelse:
-            continue
-        test = node.test
-        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-            test = test.values[0]
-        if isinstance(test, ast.Name) and test.id == name or \
-                isinstance(test, ast.Attribute) and test.attr == name:
-            for i in range(node.lineno - 1, node.end_lineno or node.lineno):
-                lines[i] = ""
-    return "".join(lines)
 
 
 # cmmain's hardware set-up: cmhw.setup() gives the display driver, its key(), the board
@@ -456,7 +438,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
             continue
         if board.strip:
             text = src.read_text()
-            for name in ("PONDER", "SEEK"):
+            for name in ("PONDER", "SEEK", "THREATS"):
                 text = unswitched(text, name)
             if not board.v2:  # (no table on a v1: cmgame's FRESH blocks go too)
                 text = unswitched(text, "FRESH")
@@ -468,7 +450,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
                                   src.with_name(STEP + ".py"), "main.py's step"))
             items.append(Item(src.name, strip_source(text).encode(), src, "stripped"))
             continue
-        text = src.read_text()
+        text = unswitched(src.read_text(), "THREATS", on=True)
         notes_of = []
         if name == "cmhw" and board.display:
             # the Pico's display choice is a constant in cmhw: set it for this board

@@ -94,6 +94,50 @@ def drop_dead(text: str) -> str:
     return "".join(lines)
 
 
+def unswitched(text: str, name: str, on: bool = False) -> str:
+    """The source without its `if NAME:` and `if NAME and ...:` blocks (NAME, or an
+    attribute of that name: cmmain's `g.PONDER`), for a switch at 0 in this build: each
+    gives way to its else block, if it has one, dedented into its place. Done before the
+    minifier names the locals and the build is measured, so that code a micro:bit never
+    runs costs it nothing (its mentions would change the names). on: the switch is 1, and
+    the rest of the test too (cmsearch's `THREATS and th` on a Pico, whose every search is
+    the threat search): each block's body takes its place, its else block dropped."""
+    lines = text.splitlines(keepends=True)
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.If):
+            continue
+        test = node.test
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            test = test.values[0]
+        if not (isinstance(test, ast.Name) and test.id == name or
+                isinstance(test, ast.Attribute) and test.attr == name):
+            continue
+        first = node.lineno - 1  # the `if` line (a switch's test is one line)
+        if not lines[first]:
+            continue  # inside a block dropped already
+        end = node.end_lineno or node.lineno
+        body_end = node.body[-1].end_lineno or end
+        if node.orelse:
+            at = body_end  # the `else:` line, after the body and any comments below it
+            while not lines[at].lstrip().startswith(("else", "elif")):
+                at += 1
+            if not lines[at].lstrip().startswith("else:"):
+                raise ValueError("line %d: a switch's block has an elif" % (at + 1))
+            kept = range(first + 1, body_end) if on else range(at + 1, end)
+            step = node.body[0].col_offset - node.col_offset if on else \
+                node.orelse[0].col_offset - node.col_offset
+        else:
+            kept = range(first + 1, body_end) if on else range(0)
+            step = node.body[0].col_offset - node.col_offset
+        for i in range(first, end):
+            if i in kept:
+                if lines[i].startswith(" " * step):
+                    lines[i] = lines[i][step:]
+            else:
+                lines[i] = ""
+    return "".join(lines)
+
+
 def literal_module(text: str) -> dict[str, ast.expr]:
     """A module's assignments, name -> value, when it holds nothing but assignments of
     literals (e.g. cmlevels); else {}."""
