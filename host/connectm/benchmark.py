@@ -180,9 +180,10 @@ def unix_speed() -> None:
                     "%dx%d %s d%d%s" % (w, h, moves or "(empty)", depth, " tt" if tt else ""),
                     name, int(nodes), int(us) / 1000, int(nodes) * 1e6 / max(1, int(us))))
         # the game's engine modules imported in a Pico's heap (build.heap_code)
-        # (the port keeps native code outside its heap: a board holds it in the heap, ~3 KB
-        # more for cmsearch.go in armv7m code, the size of its .mpy)
-        mods = ["cmsearch", "cmgame", "cmboard", "cmsave", "cmlines", "cmlevels", "cmtt", "cmhw"]
+        # (the port keeps native and viper code outside its heap: a board holds it in the
+        # heap, cmsearch.go's 6 KB of armv7m code, the size of its .mpy, say)
+        mods = ["cmsearch", "cmsearch7", "cmgame", "cmboard", "cmsave", "cmlines", "cmlevels",
+                "cmtt", "cmhw"]
         print("heap (192 KB, as a Pico's): %s imported" % ", ".join(mods))
         for name, folder in builds:
             held, free, block = (int(x) for x in unixport.run(
