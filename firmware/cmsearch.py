@@ -20,10 +20,12 @@ TT = const(1)
 # in the micro:bit game's build, where the code's RAM counts more: the leaves are then
 # played and scored, and the frontier nodes pushed like any other.
 LEAVES = const(1)
-# go()'s seeded ties (host players' variety); 0 in the micro:bit build: the game's levels
-# play the first best move, so that a move is a function of the position (cmgame.move).
+# go()'s seeded ties (host players' variety); 0 in the micro:bit build, and dropped from a
+# Pico's: the game's levels play the first best move, so that a move is a function of the
+# position (cmgame.move).
 SEED = const(1)
-# go()'s time budget (max_ms); 0 in the micro:bit build, whose levels count nodes.
+# go()'s time budget (max_ms); 0 in the micro:bit build and dropped from a Pico's: their
+# levels count nodes.
 CLOCK = const(1)
 # The poll between slices of a search (cmponder); 0 in both micro:bit builds, whose deploy
 # also drops the `if PONDER...:` blocks from the source.
@@ -208,7 +210,10 @@ class Search:
                     sc = past[n]
                     r = heights[c] - 1
                     cell = c * h + r
-                    u = u2 if n & 1 else 1
+                    if THREATS and th:
+                        pass  # (unmake steps the windows itself)
+                    else:
+                        u = u2 if n & 1 else 1
                 else:
                     nodes += 1
                     if nodes >= check and target > 1:

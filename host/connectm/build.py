@@ -297,6 +297,16 @@ def switches(text: str, v2: bool = False, leaves: bool | None = None,
     return NO_LOGO.sub(r"\1=const(0)", text)
 
 
+def pico_source(text: str) -> str:
+    """A Pico's build of a module: cmsearch's threat search alone (its every search is
+    cmsearch7's), without the seeded ties and the time budget, which its game never asks for
+    (fewer steps a node in its bytecode loop)."""
+    text = unswitched(text, "THREATS", on=True)
+    for name in ("SEED", "CLOCK"):
+        text = unswitched(text, name)
+    return text
+
+
 # cmmain's hardware set-up: cmhw.setup() gives the display driver, its key(), the board
 # size and the table's bytes.
 HW_SETUP = "import cmhw\ng.d,key,w,h,tt=cmhw.setup()\ncmhw.setup=None\n"
@@ -450,7 +460,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
                                   src.with_name(STEP + ".py"), "main.py's step"))
             items.append(Item(src.name, strip_source(text).encode(), src, "stripped"))
             continue
-        text = unswitched(src.read_text(), "THREATS", on=True)
+        text = pico_source(src.read_text())
         notes_of = []
         if name == "cmhw" and board.display:
             # the Pico's display choice is a constant in cmhw: set it for this board

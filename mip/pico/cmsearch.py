@@ -20,10 +20,12 @@ TT = const(1)
 # in the micro:bit game's build, where the code's RAM counts more: the leaves are then
 # played and scored, and the frontier nodes pushed like any other.
 LEAVES = const(1)
-# go()'s seeded ties (host players' variety); 0 in the micro:bit build: the game's levels
-# play the first best move, so that a move is a function of the position (cmgame.move).
+# go()'s seeded ties (host players' variety); 0 in the micro:bit build, and dropped from a
+# Pico's: the game's levels play the first best move, so that a move is a function of the
+# position (cmgame.move).
 SEED = const(1)
-# go()'s time budget (max_ms); 0 in the micro:bit build, whose levels count nodes.
+# go()'s time budget (max_ms); 0 in the micro:bit build and dropped from a Pico's: their
+# levels count nodes.
 CLOCK = const(1)
 # The poll between slices of a search (cmponder); 0 in both micro:bit builds, whose deploy
 # also drops the `if PONDER...:` blocks from the source.
@@ -36,8 +38,6 @@ SLICE = const(128)  # nodes between polls: ~40 ms at a Pico's ~3,400 nodes/s wit
 # blocks and keeps the else blocks, so the loop is byte for byte the window search. A
 # Pico's build keeps the threat blocks only (all its searches are cmsearch7's).
 THREATS = const(1)
-if CLOCK:
-    from utime import ticks_ms, ticks_diff
 
 
 class Search:
@@ -136,8 +136,6 @@ class Search:
         if b.over():
             return NONE
         tv = self.threats() + self.windows()  # the threat search's score, kept from here
-        if CLOCK:
-            t0 = ticks_ms()
         nodes = target = stop = 0
         if PONDER:
             self.pc = SLICE  # the next poll (an attribute: no local added to go)
@@ -186,14 +184,12 @@ class Search:
                     sc = past[n]
                     r = heights[c] - 1
                     cell = c * h + r
-                    u = u2 if n & 1 else 1
+                    pass  # (unmake steps the windows itself)
                 else:
                     nodes += 1
                     if nodes >= check and target > 1:
                         check = nodes + 256
                         stop = max_nodes and nodes > max_nodes
-                        if CLOCK and max_ms and ticks_diff(ticks_ms(), t0) >= max_ms:
-                            stop = 1
                         if PONDER and self.poll:
                             # Checks nearer each other change no move: a node budget stops
                             # only an iteration that would end over it anyway.
@@ -289,20 +285,6 @@ class Search:
                 unmake(cell, n & 1, kk, wstart, wins, st, wcells, rc, heights, t1, t2, wt,
                        cv, hh, z1, z2)
                 # Fold the child's score (from this node's side) into this node.
-                if SEED and seed and ply == 0:
-                    # Seeded variety: keep the root window open by one so that equal moves
-                    # get exact scores, and pick among them by reservoir sampling.
-                    if score > best[0]:
-                        ties = 1
-                        best[0] = score
-                        alpha[0] = score - 1
-                        bestcol[0] = c
-                    elif score == best[0]:
-                        ties += 1
-                        seed = (seed * 75 + 74) % 65537
-                        if seed % ties == 0:
-                            bestcol[0] = c
-                    continue
                 if score > best[ply]:
                     best[ply] = score
                     bestcol[ply] = c
