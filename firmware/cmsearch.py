@@ -2,7 +2,8 @@
 #
 # Python recursion dies after ~6 calls on a micro:bit, so the search keeps its own stack: one
 # slot per ply in arrays allocated once, and make/unmake on the shared board. Nothing is
-# allocated per node (tests run it under micropython.heap_lock()).
+# allocated per node (tests run it under micropython.heap_lock()). The one search loop of
+# every board: the window search here, the Pico's threat search in its THREATS blocks.
 from micropython import const
 import array
 

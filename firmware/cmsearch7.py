@@ -1,7 +1,9 @@
 # cmsearch7: the Pico's evaluation, which knows Connect 4's threats, and the per-move work
 # that cmsearch's one loop calls for it (Search.work: the loop's THREATS blocks). A
 # micro:bit never loads it (its builds skip the module and drop those blocks), so its 5x4
-# game stays byte for byte as it was; cmpico makes it the game's search.
+# game stays byte for byte as it was; cmpico makes it the game's search. It shares no code
+# with cmsearch but a few numbers, its constants and cmtt's, written again by value (a
+# const() folds within its own module only).
 #
 # A threat is an empty cell that would complete a line for one side. On 7x6 the middle
 # game is decided by them: the board fills up column by column, and with the cells left
@@ -30,8 +32,8 @@ import array
 import cmsearch
 import cmfit7  # (here, not where a search is made: cmpico sizes the table after this import)
 
-# cmsearch's and cmtt's numbers, by value: a const() folds within its own module only, and
-# viper code then reads no other module's names.
+# cmsearch's and cmtt's numbers, by value (the header): viper code then reads no other
+# module's names.
 INF = const(1 << 29)  # cmtt.NO_SCORE
 EXACT = const(1)  # cmtt's bounds
 LOWER = const(2)
