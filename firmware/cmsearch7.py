@@ -3,7 +3,10 @@
 # micro:bit never loads it (its builds skip the module and drop those blocks), so its 5x4
 # game stays byte for byte as it was; cmpico makes it the game's search. It shares no code
 # with cmsearch but a few numbers, its constants and cmtt's, written again by value (a
-# const() folds within its own module only).
+# const() folds within its own module only), and the seven lines of a leaf's score folded
+# into its frontier node's best: leaves() does in viper code for the threat search what
+# cmsearch's loop does inline for the window search (a call per frontier node costs a
+# micro:bit more than the lines; viper code calls no bytecode).
 #
 # A threat is an empty cell that would complete a line for one side. On 7x6 the middle
 # game is decided by them: the board fills up column by column, and with the cells left
