@@ -85,10 +85,6 @@ class Search:
         # One function, not one per iteration: a function costs a micro:bit RAM.
         if THREATS:
             th = self.work
-        if THREATS and th:
-            self.weigh()  # the weights for this ply (cmsearch7)
-            # (Unpacking a tuple allocates nothing; calls through locals are the quickest.)
-            make, unmake, urgent, probe, put, leaves = th
         b = self.b
         tt = self.tt
         # One name per assignment: the micro:bit's compiler builds a tuple (allocates) for
@@ -116,6 +112,9 @@ class Search:
             z1 = b.z1
             z2 = b.z2
         if THREATS and th:
+            self.weigh()  # the weights for this ply (cmsearch7)
+            # (Unpacking a tuple allocates nothing; calls through locals are the quickest.)
+            make, unmake, urgent, probe, put, leaves = th
             # cmsearch7's arrays: ords with a row [c, NONE] after cmlines' for each forced
             # move c, the 32-bit score history, the gains from its weights, and the threat
             # counts; the table's bytes and slots (probe, put).

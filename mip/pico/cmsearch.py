@@ -81,9 +81,6 @@ class Search:
         # seed > 0 picks at random among equally good moves. Returns the column, 0-based.
         # One function, not one per iteration: a function costs a micro:bit RAM.
         th = self.work
-        self.weigh()  # the weights for this ply (cmsearch7)
-        # (Unpacking a tuple allocates nothing; calls through locals are the quickest.)
-        make, unmake, urgent, probe, put, leaves = th
         b = self.b
         tt = self.tt
         # One name per assignment: the micro:bit's compiler builds a tuple (allocates) for
@@ -110,6 +107,9 @@ class Search:
         if TT:  # the micro:bit build's board has no keys
             z1 = b.z1
             z2 = b.z2
+        self.weigh()  # the weights for this ply (cmsearch7)
+        # (Unpacking a tuple allocates nothing; calls through locals are the quickest.)
+        make, unmake, urgent, probe, put, leaves = th
         # cmsearch7's arrays: ords with a row [c, NONE] after cmlines' for each forced
         # move c, the 32-bit score history, the gains from its weights, and the threat
         # counts; the table's bytes and slots (probe, put).
