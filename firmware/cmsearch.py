@@ -114,27 +114,23 @@ class Search:
         if THREATS and th:
             self.weigh()  # the weights for this ply (cmsearch7)
             # (Unpacking a tuple allocates nothing; calls through locals are the quickest.)
-            make, unmake, urgent, probe, put, leaves = th
-            # cmsearch7's arrays: ords with a row [c, NONE] after cmlines' for each forced
-            # move c, the 32-bit score history, the gains from its weights, and the threat
-            # counts; the table's bytes and slots (probe, put).
+            make, unmake, urgent, probe, put, leaves, addressof = th
+            # cmsearch7's arrays as the work per move takes them (Search.a: a Pico's viper
+            # build passes their addresses) and the table's bytes and slots (probe, put);
+            # and those the loop reads itself: ords with a row [c, NONE] after cmlines' for
+            # each forced move c, the 32-bit score history, the threat counts, leaves()'
+            # other answers.
+            kk, wstart, wins, st, g1, g2, wcells, rc, hp, p1, p2, wt, cv, hk, z1, z2, op, \
+                dp, gaps = self.a
+            tb = addressof(tt.t) if tt else 0
             ords = self.ords
             one = done + 1  # the forced move c's row: one + 2 * c
             skip = self.skip
             past = self.past
-            g1 = self.g1
-            g2 = self.g2
             t1 = self.t1
             t2 = self.t2
-            cv = self.cv
-            wt = self.wt
-            kk = self.k
             o = self.o
-            gaps = self.gaps
-            wcells = self.wcells
-            rc = self.rc
             hh = self.hh
-            tb = tt.t if tt else None
             tn = tt.n if tt else 0
         self.move = NONE
         self.score = self.depth = self.nodes = 0
@@ -194,7 +190,7 @@ class Search:
                     if TT and tt and not stop:
                         # alpha on entry was -beta of the parent, unchanged since.
                         if THREATS and th:
-                            put(tb, tn, hh, target - ply,
+                            put(tb, tn, hk, target - ply,
                                 (LOWER if score >= beta[ply] else
                                  EXACT if score > -beta[ply - 1] else UPPER) << 4
                                 | bestcol[ply], score)
@@ -243,13 +239,13 @@ class Search:
                         # own side's threat wins: d = HIT (a threat search's gain stays
                         # below it: test_search7 bounds it from the weights).
                         if n & 1:
-                            d = make(cell, 1, kk, wstart, wins, st, g2, wcells, rc, heights,
-                                     t1, t2, wt, cv, hh, z1, z2)
+                            d = make(cell, 1, kk, wstart, wins, st, g2, wcells, rc, hp, p1, p2,
+                                     wt, cv, hk, z1, z2)
                             if t2[cell]:
                                 d = HIT
                         else:
-                            d = make(cell, 0, kk, wstart, wins, st, g1, wcells, rc, heights,
-                                     t1, t2, wt, cv, hh, z1, z2)
+                            d = make(cell, 0, kk, wstart, wins, st, g1, wcells, rc, hp, p1, p2,
+                                     wt, cv, hk, z1, z2)
                             if t1[cell]:
                                 d = HIT
                     else:
@@ -283,8 +279,8 @@ class Search:
                         f = w
                         if TT and tt:
                             if THREATS and th:
-                                score = probe(tb, tn, hh, target - ply - 1, -beta[ply],
-                                              -alpha[ply], o)
+                                score = probe(tb, tn, hk, target - ply - 1, -beta[ply],
+                                              -alpha[ply], op)
                                 f = min(o[0], f)
                             else:
                                 score = tt.cut(h1, h2, target - ply - 1, -beta[ply],
@@ -296,7 +292,7 @@ class Search:
                                 # The child's immediate threats: exact scores, which the
                                 # search would find a ply or two deeper, and the columns it
                                 # must not play or must (urgent()).
-                                k = urgent(n, kk, heights, t1, t2, o)
+                                k = urgent(n, kk, hp, p1, p2, op)
                                 if k == 1:
                                     score = WIN * ((size + 1 - n) // 2)  # its mover wins
                                 elif k == 2:
@@ -312,12 +308,12 @@ class Search:
                                 top = -alpha[ply]
                                 score = leaves((w + 1) * f if f <= w else one + 2 * (f - w - 1),
                                                sk, n & 1, -sc - d if n & 1 else sc - d, top,
-                                               n + 1 == size, o, kk, ords, wstart, wins, st,
-                                               g2 if n & 1 else g1, wcells, rc, heights, t1,
-                                               t2, wt, cv, gaps)
+                                               n + 1 == size, op, kk, dp, wstart, wins, st,
+                                               g2 if n & 1 else g1, wcells, rc, hp, p1, p2,
+                                               wt, cv, gaps)
                                 nodes += o[1]
                                 if TT and tt:
-                                    put(tb, tn, hh, 1, (LOWER if score >= top else EXACT if
+                                    put(tb, tn, hk, 1, (LOWER if score >= top else EXACT if
                                                         score > -beta[ply] else UPPER) << 4
                                         | o[0], score)
                             else:
@@ -377,8 +373,8 @@ class Search:
                 # Take c back (Board.undo; its row, cell and window step are still at hand).
                 heights[c] = r
                 if THREATS and th:
-                    unmake(cell, n & 1, kk, wstart, wins, st, wcells, rc, heights, t1, t2, wt,
-                           cv, hh, z1, z2)
+                    unmake(cell, n & 1, kk, wstart, wins, st, wcells, rc, hp, p1, p2, wt, cv,
+                           hk, z1, z2)
                 else:
                     for k in range(wstart[cell], wstart[cell + 1]):
                         st[wins[k]] -= u

@@ -77,6 +77,21 @@ def test_compiled_search_allocates_nothing_per_node(build: tuple[builds.Plan, Pa
     assert out.split() == ["10", "True", "4", "True", "16", "False", "3", "True"]
 
 
+def test_a_viper_build_passes_addresses(build: tuple[builds.Plan, Path]) -> None:
+    # cmsearch7's viper build (VIPER on) gives the work per move each array as its address
+    # (an int, which viper code reads as a pointer without a conversion a call), the host's
+    # the arrays themselves
+    _, where = build
+    code = ("import cmboard, cmsearch7, uctypes\nb = cmboard.Board(7, 6, 4)\n"
+            "s = cmsearch7.Search(b, 65536)\n"
+            "print(len(s.a), all([type(x) is int for x in s.a]), "
+            "s.a[3] == uctypes.addressof(b.st), s.work[6] is uctypes.addressof)\n")
+    assert harness.MpyUnix().run_dir(code, where, timeout=60).split() == \
+        ["19", "True", "True", "True"]
+    s = test_search7.cmsearch7.Search(test_search7.cmboard.Board(7, 6, 4), 65536)
+    assert s.a[3] is s.b.st and s.a[8] is s.b.heights  # type: ignore[attr-defined]
+
+
 def test_viper_clear_empties_every_slot(build: tuple[builds.Plan, Path]) -> None:
     # cmsearch7.clear, which a Pico's set-up puts in cmtt.TT's place (cmpico), as viper
     # code: byte 4 of every slot 0, the rest as it was, as cmtt's own clear leaves it
@@ -141,7 +156,7 @@ def test_compiled_modules_leave_a_larger_block(build: tuple[builds.Plan, Path],
         if "native" in item.note:
             text = builds.add_native(name, text)
         if "viper" in item.note:
-            text = builds.add_native(name, text, builds.VIPER, "viper")
+            text = builds.viper_source(name, text)
         (tmp_path / (name + ".py")).write_text(text)
     code = builds.heap_code(mods)
     pico = harness.MpyUnix(heap="192K")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from connectm import book, build, fw, levels
+from connectm import book, build, fw, levels, minify
 from connectm.players import wins_now
 
 fw.load()
@@ -231,8 +231,10 @@ def test_a_threat_searchs_gain_stays_below_hit() -> None:
 
 def test_a_picos_source_has_the_viper_functions() -> None:
     # A Pico given source (mip, or a board without .mpy) compiles the work per move as viper
-    # code (build.VIPER: its firmware has the emitter); the page's MicroPython (no emitter)
-    # and the host run them as written
+    # code (build.VIPER: its firmware has the emitter), which go() passes the arrays'
+    # addresses (VIPER on: uctypes.addressof); the page's MicroPython (no emitter) and the
+    # host run them as written, given the arrays
+    source = (fw.firmware_dir() / "cmsearch7.py").read_text()
     for emitter in (True, False):
         for name in ("pico-max7219", "pico-neopixel"):
             item = next(i for i in build.plan(build.BOARDS[name], emitter=emitter).items
@@ -240,8 +242,10 @@ def test_a_picos_source_has_the_viper_functions() -> None:
             text = item.data.decode()
             assert text.count("@micropython.viper\n") == (
                 len(build.VIPER["cmsearch7"]) if emitter else 0)
-            assert text.replace("@micropython.viper\n", "") == \
-                (fw.firmware_dir() / "cmsearch7.py").read_text()
+            assert text.replace("@micropython.viper\n", "") == (
+                minify.unswitched(source, "VIPER", on=True) if emitter else source)
+            assert ("\nfrom uctypes import addressof\n" in text) == emitter
+            assert ("\n    addressof = ptr8" in text) == (not emitter)
 
 
 def test_the_host_plays_as_the_pico() -> None:

@@ -175,7 +175,8 @@ NATIVE: dict[str, tuple[str, ...]] = {"cmsearch": ("go",)}
 # move, small enough for armv6m's emitter, which refuses the loop that calls them. Their
 # source is viper's own (argument annotations, ptr8/ptr16/ptr32, which cmsearch7 defines
 # as the array itself for the interpreters without viper) and computes what it computes
-# on CPython: tests/test_compiled.py runs the unix port's viper build.
+# on CPython: tests/test_compiled.py runs the unix port's viper build. Such a build has the
+# module's VIPER switch on (viper_source): the arrays reach the functions as addresses.
 VIPER: dict[str, tuple[str, ...]] = {
     "cmsearch7": ("columns", "make", "unmake", "urgent", "probe", "put", "clear", "leaves")}
 
@@ -248,6 +249,13 @@ def run_mpy_cross(src: Path, text: str, comp: Compiler, flags: int = 0
         if p.returncode != 0 or err or not out.is_file():
             return None, err.splitlines()[-1] if err else "exit status %d" % p.returncode
         return out.read_bytes(), ""
+
+
+def viper_source(name: str, text: str) -> str:
+    """The module's source as a viper build compiles it: @micropython.viper on its VIPER
+    functions, and its VIPER blocks in place of their else blocks (cmsearch7: go() passes
+    the functions each array's address)."""
+    return unswitched(add_native(name, text, VIPER, "viper"), "VIPER", on=True)
 
 
 def add_native(name: str, text: str, which: dict[str, tuple[str, ...]] = NATIVE,
@@ -472,8 +480,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
             # (main.py and cmmain stay source: main.py runs cmmain statement by statement)
             data = None
             if viper:
-                data, err = run_mpy_cross(src, add_native(name, text, VIPER, "viper"), comp,
-                                          flags)
+                data, err = run_mpy_cross(src, viper_source(name, text), comp, flags)
                 if data is None:
                     notes.append("%s.py: bytecode, not viper code (mpy-cross -march=%s: %s)"
                                  % (name, comp.march, err))
@@ -492,7 +499,7 @@ def plan(board: BoardSpec, info: DeviceInfo | None = None, leaves: bool | None =
             items.append(Item(name + ".mpy", data, src, ", ".join(notes_of)))
         else:
             if viper:
-                text = add_native(name, text, VIPER, "viper")
+                text = viper_source(name, text)
                 notes_of.append("viper code")
             items.append(Item(src.name, text.encode(), src, ", ".join(notes_of)))
     names_map = {}

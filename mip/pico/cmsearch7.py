@@ -66,13 +66,20 @@ LATE = const(2)
 HAND = const(16)
 
 
+# A build whose work per move is viper code (build.VIPER: a Pico's) sets VIPER: go() then
+# passes each array to it as its address, an int that viper code takes as a pointer as it
+# is; an array itself costs a viper function ~1.35 us a call to convert (measured on the
+# emulated RP2040, ~200,000 conversions a search). Elsewhere the arrays themselves.
+VIPER = const(0)
+
+
 # ---- the per-move work ----------------------------------------------------------------
 # Small functions, called once a node (a move made or taken back) or once a frontier node (all
 # its leaves): a Pico's build compiles them as viper code (machine code over the arrays'
 # bytes: build.VIPER), which the RP2040's emitter takes where it refuses the search's loop;
-# elsewhere they run as written, to the same sums. ptr8, ptr16 and ptr32 are viper's views
-# of a bytearray's, an array('H')'s and an array('i')'s memory (unsigned: BIAS); here, the
-# array itself.
+# elsewhere they run as written, to the same sums. Their arrays come as addresses (VIPER),
+# each read through ptr8, ptr16 or ptr32, viper's views of a bytearray's, an array('H')'s
+# and an array('i')'s memory (unsigned: BIAS); here, the array itself.
 # (A bytecode call to one of them puts its frame on the heap: MicroPython keeps a frame of
 # more than 11 words on the C stack only. Viper code keeps its own on the C stack.)
 # k: the board's numbers (Search.k): w, h, m, u (a second-player disc's unit), u * u.
@@ -82,10 +89,12 @@ def ptr8(a):
 
 
 ptr16 = ptr32 = ptr8
+from uctypes import addressof
 
 
 @micropython.viper
-def columns(cm: int, keep: int, k, heights, t1, t2, wt, cv) -> int:
+def columns(cm: int, keep: int, k: int, heights: int, t1: int, t2: int, wt: int,
+            cv: int) -> int:
     # The change of the threat value (first player's view) over the columns in the bits of
     # cm, each from the threat counts of its empty cells, lowest first: a threat counts its
     # cell's weight (wt: the two stacks' weights, then 4 a cell: the first player's threat,
@@ -134,8 +143,9 @@ def columns(cm: int, keep: int, k, heights, t1, t2, wt, cv) -> int:
 
 
 @micropython.viper
-def make(cell: int, odd: int, k, wstart, wins, st, g, wcells, rc, heights, t1, t2, wt,
-         cv, hh, z1, z2) -> int:
+def make(cell: int, odd: int, k: int, wstart: int, wins: int, st: int, g: int, wcells: int,
+         rc: int, heights: int, t1: int, t2: int, wt: int, cv: int, hh: int, z1: int,
+         z2: int) -> int:
     # Play a disc of the side odd (0: the first player) on cell (heights already raised):
     # each of its windows' state moves (gains g), a window now one short has a new gap
     # (t1, t2), an opponent's one-short window it spoils takes its threat off, and the
@@ -204,8 +214,9 @@ def make(cell: int, odd: int, k, wstart, wins, st, g, wcells, rc, heights, t1, t
 
 
 @micropython.viper
-def unmake(cell: int, odd: int, k, wstart, wins, st, wcells, rc, heights, t1, t2, wt, cv,
-           hh, z1, z2):
+def unmake(cell: int, odd: int, k: int, wstart: int, wins: int, st: int, wcells: int,
+           rc: int, heights: int, t1: int, t2: int, wt: int, cv: int, hh: int, z1: int,
+           z2: int):
     # Take back the side odd's disc from cell (heights already lowered), and its threats: a
     # window now one short by this disc, or an opponent's window it had spoilt when that
     # was one short; the columns whose threats changed are read again; and the hash keys.
@@ -261,7 +272,7 @@ def unmake(cell: int, odd: int, k, wstart, wins, st, wcells, rc, heights, t1, t2
 
 
 @micropython.viper
-def urgent(n: int, k, heights, t1, t2, o) -> int:
+def urgent(n: int, k: int, heights: int, t1: int, t2: int, o: int) -> int:
     # The immediate threats of the position after n discs (its mover X, the other side Y):
     # 1 if X has a threat it can play (it wins at once); 2 if X is lost: Y has two playable
     # threats, or every column X could play goes just below a threat of Y's (Y would play
@@ -308,7 +319,7 @@ def urgent(n: int, k, heights, t1, t2, o) -> int:
 
 
 @micropython.viper
-def probe(t, n: int, hh, depth: int, alpha: int, beta: int, o) -> int:
+def probe(t: int, n: int, hh: int, depth: int, alpha: int, beta: int, o: int) -> int:
     # cmtt.TT.cut on the table's bytes t (n slots, cmtt's layout), as viper code, for the
     # position of hash keys hh: the stored score if it settles a search to depth in
     # (alpha, beta), else INF; the stored best column in o[0] (NONE: none) to try first.
@@ -334,7 +345,7 @@ def probe(t, n: int, hh, depth: int, alpha: int, beta: int, o) -> int:
 
 
 @micropython.viper
-def put(t, n: int, hh, depth: int, bc: int, v: int):
+def put(t: int, n: int, hh: int, depth: int, bc: int, v: int):
     # cmtt.TT.store on the table's bytes t, as viper code (bc: the bound << 4 | the column).
     if n == 0:
         return
@@ -367,8 +378,9 @@ def clear(tt):
 
 
 @micropython.viper
-def leaves(i: int, sk: int, odd: int, v: int, top: int, last: int, o, k, ords, wstart, wins,
-           st, g, wcells, rc, heights, t1, t2, wt, cv, gaps) -> int:
+def leaves(i: int, sk: int, odd: int, v: int, top: int, last: int, o: int, k: int, ords: int,
+           wstart: int, wins: int, st: int, g: int, wcells: int, rc: int, heights: int,
+           t1: int, t2: int, wt: int, cv: int, gaps: int) -> int:
     # A frontier node's children (leaves), in the order ords[i:] (to its NONE), scored from
     # their gains without playing them, threats too: the gaps each leaf's disc would make,
     # and the threat it blocks. Not the columns in sk's bits; none of these leaves wins (its
@@ -469,7 +481,7 @@ def leaves(i: int, sk: int, odd: int, v: int, top: int, last: int, o, k, ords, w
 class Search(cmsearch.Search):
     tables = None  # the weights' tables (__init__)
     # cmsearch.Search.go's per-move work for this evaluation (its THREATS blocks)
-    work = (make, unmake, urgent, probe, put, leaves)
+    work = (make, unmake, urgent, probe, put, leaves, addressof)
 
     def __init__(self, board, tt_bytes=0, plies=0):
         # (super(): cmpico puts this class in cmsearch.Search's place)
@@ -527,6 +539,14 @@ class Search(cmsearch.Search):
         self.g2 = t[5]
         self.weigh()
         self.gaps = bytearray(8)  # a leaf's new gaps, marked for a moment (leaves())
+        # The arrays the work per move reads, as go() passes them (VIPER: their addresses),
+        # in make's order, then o, ords and gaps. (Made once: a search allocates nothing.)
+        self.a = (addressof(self.k), addressof(b.wstart), addressof(b.wins), addressof(b.st),
+                  addressof(self.g1), addressof(self.g2), addressof(self.wcells),
+                  addressof(self.rc), addressof(b.heights), addressof(self.t1),
+                  addressof(self.t2), addressof(self.wt), addressof(self.cv),
+                  addressof(self.hh), addressof(b.z1), addressof(b.z2), addressof(self.o),
+                  addressof(self.ords), addressof(self.gaps))
         self.pc = SLICE  # (go's, made here: a new attribute may grow the object, allocate)
 
     def weigh(self):
@@ -634,4 +654,5 @@ class Search(cmsearch.Search):
                 t2[self.gap(j, NONE)] += 1
         for c in range(b.w):
             self.cv[c] = BIAS
-        return columns((1 << b.w) - 1, 1, self.k, b.heights, t1, t2, self.wt, self.cv)
+        a = self.a
+        return columns((1 << b.w) - 1, 1, a[0], a[8], a[9], a[10], a[11], a[12])
