@@ -320,6 +320,26 @@ def test_fitting_the_checked_in_positions_writes_cmfit7(tmp_path: Path) -> None:
     assert out.read_text() == (fw.firmware_dir() / "cmfit7.py").read_text()
 
 
+def test_a_tanh_fit_reads_the_outcome_through_tanh() -> None:
+    # fit --tanh STEPS (a study's fit, docs/pico-7x6.md): from the linear fit, fixed steps of
+    # Adam on the least squares of tanh(x w) - y; on targets that tanh of a linear sum makes,
+    # it lowers the loss the linear fit leaves, the same on every run
+    import numpy as np
+
+    tool = harness.load_tool("fit7x6")
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 2, (400, 6)).astype(float)
+    y = np.tanh(x @ np.array([2.0, -1.5, 1.0, 0.5, -2.0, 0.0]))
+    w0 = np.linalg.solve(x.T @ x + np.eye(6), x.T @ y)
+    w = tool.fit_tanh(x, y, w0, 1.0, 300)  # type: ignore[attr-defined]
+
+    def loss(v: object) -> float:
+        return float(((np.tanh(x @ v) - y) ** 2).sum())
+
+    assert loss(w) < loss(w0) / 4
+    assert (tool.fit_tanh(x, y, w0, 1.0, 300) == w).all()  # type: ignore[attr-defined]
+
+
 # ---------------------------------------------------------------- tools/pico_cells.py
 
 def test_pico_cells_plays_the_top_level_at_a_budget(monkeypatch: pytest.MonkeyPatch,

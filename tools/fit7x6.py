@@ -2,7 +2,7 @@
 ridge regression of each position's exact outcome on cmsearch7's own terms.
 
     python tools/fit7x6.py collect OPP SEEDS GAMES OUT   # pico-search's games, labelled
-    python tools/fit7x6.py fit POSITIONS... [--out firmware/cmfit7.py]
+    python tools/fit7x6.py fit POSITIONS... [--out firmware/cmfit7.py] [--tanh STEPS]
 
 collect plays `pico-search` against OPP from the tournament's fair 4-ply openings (both
 colours, GAMES a colour and seed) and writes every position met (not over, ply 4 on) with
@@ -15,6 +15,8 @@ column (4 a cell), and a threat right above one of its own side's (2). The targe
 outcome, win 1, draw 0, loss -1, plus a little for a win that comes sooner or a loss that
 comes later (SOON). tests/data/fit7x6.txt.gz holds the positions the firmware's weights
 were fitted to; tests/test_search7.py checks that fitting them gives cmfit7.py again.
+--tanh STEPS reads the outcome through tanh instead (a study's: docs/pico-7x6.md), fitted
+from the linear fit in STEPS steps.
 """
 
 from __future__ import annotations
@@ -124,7 +126,8 @@ def read_positions(paths: list[Path]) -> list[tuple[str, int]]:
     return out
 
 
-def fit(positions: list[tuple[str, int]], ridge: float = RIDGE, soon: float = SOON) -> dict:
+def fit(positions: list[tuple[str, int]], ridge: float = RIDGE, soon: float = SOON,
+        steps: int = 0) -> dict:
     import numpy as np
 
     t = Terms()
@@ -139,12 +142,30 @@ def fit(positions: list[tuple[str, int]], ridge: float = RIDGE, soon: float = SO
                 x[2 * i + k, j] += 1
             y[2 * i + k] = target
     w = np.linalg.solve(x.T @ x + ridge * np.eye(t.n), x.T @ y)
+    if steps:
+        w = fit_tanh(x, y, w, ridge, steps)
     base = 6 * t.nw
     return {
         "windows": [int(round(SCALE * v)) for v in w[:base]],
         "threats": [int(round(SCALE * v)) for v in w[base:base + 4 * t.size]],
         "stacks": [int(round(SCALE * v)) for v in w[t.n - 4:t.n - 2]],
     }
+
+
+def fit_tanh(x, y, w, ridge: float, steps: int, rate: float = 0.01):  # type: ignore[no-untyped-def]
+    """The outcome read through tanh: the least squares of tanh(x w) - y plus the ridge, from
+    the linear fit w, by full-batch Adam (fixed steps: the same weights on every run)."""
+    import numpy as np
+
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    for k in range(1, steps + 1):
+        z = np.tanh(x @ w)
+        g = 2 * (x.T @ ((z - y) * (1 - z * z))) + 2 * ridge * w
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        w = w - rate * (m / (1 - 0.9 ** k)) / (np.sqrt(v / (1 - 0.999 ** k)) + 1e-8)
+    return w
 
 
 def module(weights: dict, about: str) -> str:
@@ -185,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--out", type=Path, default=OUT)
     f.add_argument("--ridge", type=float, default=RIDGE)
     f.add_argument("--soon", type=float, default=SOON)
+    f.add_argument("--tanh", type=int, default=0, metavar="STEPS",
+                   help="read the outcome through tanh, fitted in STEPS steps from the linear fit")
     a = ap.parse_args(argv)
     if a.cmd == "collect":
         print(a.out, collect(a.opponent, a.seeds, a.games, a.out), "positions")
@@ -192,7 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     positions = read_positions(a.positions)
     about = "ridge %g, soon %g, %d positions and their mirror images" % (
         a.ridge, a.soon, len(positions))
-    a.out.write_text(module(fit(positions, a.ridge, a.soon), about))
+    if a.tanh:
+        about += ", through tanh (%d steps)" % a.tanh
+    a.out.write_text(module(fit(positions, a.ridge, a.soon, a.tanh), about))
     print(a.out, about)
     return 0
 
