@@ -340,6 +340,57 @@ def test_a_tanh_fit_reads_the_outcome_through_tanh() -> None:
     assert (tool.fit_tanh(x, y, w0, 1.0, 300) == w).all()  # type: ignore[attr-defined]
 
 
+# ---------------------------------------------------------------- tools/pico_replies.py
+
+class BootingBoard:
+    """A fake board for stopped_game: its game's names made or not, a soft reset's lines."""
+
+    def __init__(self, booted: bool, lines: list[bytes]) -> None:
+        self.booted = booted
+        self.lines = lines
+        self.timeout = None
+        self.sent: list[bytes] = []
+        self.serial = self
+
+    def __call__(self, port: str, baud: int) -> "BootingBoard":
+        return self
+
+    def enter_raw_repl(self, soft_reset: bool) -> None:
+        self.sent.append(b"raw")
+
+    def exit_raw_repl(self) -> None:
+        self.sent.append(b"friendly")
+
+    def exec_raw(self, code: str, timeout: int) -> tuple[bytes, bytes]:
+        return (b"True\r\n" if self.booted else b"False\r\n"), b""
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+        self.booted = b"B 7x6\r\n" in self.lines
+
+    def readline(self) -> bytes:
+        return self.lines.pop(0) if self.lines else b""
+
+
+def test_pico_replies_boots_a_board_stopped_while_it_booted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C right after a deploy can stop the boot before it made the game's search: the
+    # tool then soft-resets and waits for the game (its B line); a board that never plays
+    # ends the tool with one line, within its wait
+    tool = harness.load_tool("pico_replies")
+    up = BootingBoard(True, [])
+    monkeypatch.setattr(tool, "SerialTransport", up)
+    assert tool.stopped_game("tty") is up and up.sent == [b"raw"]
+    down = BootingBoard(False, [b"MPY: soft reboot\r\n", b"T 147456\r\n", b"B 7x6\r\n"])
+    monkeypatch.setattr(tool, "SerialTransport", down)
+    assert tool.stopped_game("tty") is down
+    assert down.sent == [b"raw", b"friendly", b"\x04", b"raw"] and down.timeout is None
+    silent = BootingBoard(False, [])
+    monkeypatch.setattr(tool, "SerialTransport", silent)
+    with pytest.raises(SystemExit, match="no game within 0 s"):
+        tool.stopped_game("tty", wait=0.01)
+
+
 # ---------------------------------------------------------------- tools/pico_cells.py
 
 def test_pico_cells_plays_the_top_level_at_a_budget(monkeypatch: pytest.MonkeyPatch,

@@ -3,7 +3,8 @@ own clock (utime.ticks_ms: simulated time on the emulated RP2040), and each colu
 against the host's (the same search, `book.Player` with the board's table, no book).
 
 The board must run the game (`connectm deploy --board pico-max7219 --port PORT`); this
-stops it (Ctrl-C: its names stay in the REPL), searches the positions with the game's own
+stops it (Ctrl-C: its names stay in the REPL; one stopped while it booted boots again
+first), searches the positions with the game's own
 search and table, and leaves the board at the REPL (reset it to play again). Positions:
 the fair 4-ply openings that `tools/pico_cells.py` starts its games from.
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from mpremote.transport_serial import SerialTransport
+from pico_replies import stopped_game  # (tools/ is this script's folder)
 
 from connectm import book, levels
 from connectm import tournament as T
@@ -46,8 +47,7 @@ def main() -> None:
     a = ap.parse_args()
     jobs = T.make_jobs([(7, 6, 4)], [("pico", "wasp")], a.positions, 1, 4, True, 7)
     moves = [T.random_opening(7, 6, 4, 4, j.seed, True, 7) for j in jobs]
-    tr = SerialTransport(a.port, 115200)
-    tr.enter_raw_repl(soft_reset=False)
+    tr = stopped_game(a.port)
     raw, err = tr.exec_raw(CODE % (moves,), timeout=None)
     if err:
         raise SystemExit("the board: " + err.decode().strip().splitlines()[-1])

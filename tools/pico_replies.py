@@ -7,7 +7,8 @@ board's table). The opponent is a host player (a middle level by default) from t
 the board on both sides.
 
 The board must run the game (`connectm deploy --board pico-max7219 --port PORT`); this
-stops it (Ctrl-C: its names stay in the REPL) and leaves it at the REPL (reset it to play).
+stops it (Ctrl-C: its names stay in the REPL; a board stopped while it booted boots again
+first) and leaves it at the REPL (reset it to play).
 
     python tools/pico_replies.py /work/sim/pico/tty 2             # 2 openings, 4 games
     python tools/pico_replies.py /work/sim/pico/tty 2 --opponent level:2 --seed 5
@@ -16,6 +17,7 @@ stops it (Ctrl-C: its names stay in the REPL) and leaves it at the REPL (reset i
 from __future__ import annotations
 
 import argparse
+import time
 
 from mpremote.transport_serial import SerialTransport
 
@@ -41,6 +43,31 @@ print('T', len(g.s.tt.t))
 """
 
 
+# Whether the game's boot has made its names (main.py stopped before it, g is not there)
+BOOTED = "try:\n    print(g.s is not None)\nexcept NameError:\n    print(False)\n"
+
+
+def stopped_game(port: str, wait: float = 900) -> SerialTransport:
+    """The board at its raw REPL, the game stopped with its names made (g.b, g.s). Ctrl-C
+    stops the game, or its boot if it is still booting (right after a deploy or a mip
+    install: the boot compiles its source); then a soft reset boots it again, and it is
+    stopped once it plays (its first B line), within ``wait`` seconds of wall time."""
+    tr = SerialTransport(port, 115200)
+    tr.enter_raw_repl(soft_reset=False)
+    if tr.exec_raw(BOOTED, timeout=60)[0].split() == [b"True"]:
+        return tr
+    tr.exit_raw_repl()
+    tr.serial.write(b"\x04")  # the friendly REPL's soft reset: main.py runs
+    end = time.monotonic() + wait
+    was, tr.serial.timeout = tr.serial.timeout, 1  # (a line read waits 1 s at most)
+    while not tr.serial.readline().startswith(b"B "):
+        if time.monotonic() > end:
+            raise SystemExit("the board: no game within %d s of a soft reset" % wait)
+    tr.serial.timeout = was
+    tr.enter_raw_repl(soft_reset=False)
+    return tr
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("port")
@@ -50,8 +77,7 @@ def main() -> None:
     a = ap.parse_args()
     jobs = T.make_jobs([(7, 6, 4)], [("pico", "wasp")], a.openings, a.seed, 4, True, 7)
     openings = [T.random_opening(7, 6, 4, 4, j.seed, True, 7) for j in jobs]
-    tr = SerialTransport(a.port, 115200)
-    tr.enter_raw_repl(soft_reset=False)
+    tr = stopped_game(a.port)
 
     def board(code: str) -> list[str]:
         raw, err = tr.exec_raw(code, timeout=None)
