@@ -69,7 +69,8 @@ HAND = const(16)
 # A build whose work per move is viper code (build.VIPER: a Pico's) sets VIPER: go() then
 # passes each array to it as its address, an int that viper code takes as a pointer as it
 # is; an array itself costs a viper function ~1.35 us a call to convert (measured on the
-# emulated RP2040, ~200,000 conversions a search). Elsewhere the arrays themselves.
+# emulated RP2040; some 200,000 conversions a search, from its calls counted on the host).
+# Elsewhere the arrays themselves.
 VIPER = const(0)
 
 
