@@ -411,7 +411,38 @@ def test_pico_cells_plays_the_top_level_at_a_budget(monkeypatch: pytest.MonkeyPa
     tool.main(["greedy", "1", "--player", "perfect"])  # type: ignore
     assert capsys.readouterr().out.startswith("perfect vs greedy, 2 games, seed 1: W/D/L 2/0/0;")
     for bad, why in ((["--nodes", "0"], "--nodes must be at least 1"),
+                     (["--early", "-1"], "--early must not be negative"),
                      (["--player", "bogus"], "bad player 'bogus'")):
         with pytest.raises(SystemExit):
             tool.main(["greedy", "1"] + bad)  # type: ignore
         assert why in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_pico_cells_early_budget_holds_before_ply_14_only(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # --early: another budget for the top level's searches before ply 14 (a study's: the
+    # book's records there are the exact solver's, not the search's); from ply 14 on, --nodes.
+    import cmhw
+    import cmsearch7
+
+    monkeypatch.setattr(cmhw, "TOP", cmhw.TOP)
+    monkeypatch.setattr(cmsearch7.Search, "go", cmsearch7.Search.go)  # (the tool wraps it)
+    tool = harness.load_tool("pico_cells")
+    seen: list[tuple[int, int]] = []
+    go = cmsearch7.Search.go
+
+    def spy(self, depth, max_nodes=0, max_ms=0, seed=0):  # type: ignore[no-untyped-def]
+        c = go(self, depth, max_nodes, max_ms, seed)
+        if max_nodes == cmhw.TOP[1] or max_nodes == 1024:
+            seen.append((self.b.n, self.nodes))
+        return c
+
+    monkeypatch.setattr(cmsearch7.Search, "go", spy)
+    tool.main(["greedy", "1", "--nodes", "256", "--early", "1024"])  # type: ignore
+    out = capsys.readouterr().out.split("\n")
+    assert out[0].startswith("pico-search (256 nodes, 1024 before ply 14) vs greedy, 2 games")
+    early = [k for n, k in seen if n < 14]
+    late = [k for n, k in seen if n >= 14]
+    assert early and late
+    assert max(early) > 512 + 8 and max(early) < 1024 + 256 + 8
+    assert max(late) < 512 + 8

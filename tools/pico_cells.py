@@ -6,6 +6,7 @@ and players), without the self-play pairs, and the nodes of each of the Pico's m
     python tools/pico_cells.py wasp 40             # pico-search (no book), 80 games
     python tools/pico_cells.py wasp 40 --book      # pico (its 7x6 book)
     python tools/pico_cells.py wasp 40 --nodes 40960   # another node budget (a study)
+    python tools/pico_cells.py wasp 40 --early 20480   # another budget before ply 14 only
     python tools/pico_cells.py wasp 40 --player perfect  # another player on its openings
 """
 
@@ -19,6 +20,24 @@ from connectm import tournament as T
 
 import cmhw  # noqa: E402  (on sys.path once connectm.players loaded the firmware)
 import cmmoves  # noqa: E402
+import cmsearch7  # noqa: E402
+
+# --early's plies: from the empty board the book answers every move before ply 14
+# (book7x6.PLIES), so a budget there changes none of its records (its perfect lines search
+# from ply 14 on).
+EARLY_PLIES = 14
+
+
+def early_budget(nodes: int) -> None:
+    """A study's: the top level's searches before ply EARLY_PLIES get ``nodes``."""
+    go = cmsearch7.Search.go
+
+    def early(self, depth, max_nodes=0, max_ms=0, seed=0):  # type: ignore[no-untyped-def]
+        if max_nodes == cmhw.TOP[1] and self.b.n < EARLY_PLIES:
+            max_nodes = nodes
+        return go(self, depth, max_nodes, max_ms, seed)
+
+    cmsearch7.Search.go = early  # type: ignore[method-assign]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -29,12 +48,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=cmhw.TOP[1],
                     help="the top level's node budget (default the Pico's, cmhw.TOP)")
+    ap.add_argument("--early", type=int, default=0, metavar="NODES",
+                    help="the top level's budget before ply %d (default: --nodes)" % EARLY_PLIES)
     ap.add_argument("--player", help="play this player (e.g. perfect) in the top level's "
                     "place, on the same openings and seeds")
     a = ap.parse_args(argv)
     if a.nodes < 1:
         ap.error("--nodes must be at least 1")
+    if a.early < 0:
+        ap.error("--early must not be negative (0: --nodes before ply %d too)" % EARLY_PLIES)
     cmhw.TOP = (cmhw.TOP[0], a.nodes)  # (read by every search the players make)
+    if a.early:
+        early_budget(a.early)
     me_name = "pico" if a.book else "pico-search"
     try:
         opp = P.canonical(a.opponent)
@@ -64,7 +89,9 @@ def main(argv: list[str] | None = None) -> None:
             r = b.over()
             res["D" if r == 3 else "W" if r == side + 1 else "L"] += 1
     print("%s vs %s, %d games, seed %d: W/D/L %d/%d/%d; %.0f s" % (
-        player if a.player else "%s (%d nodes)" % (me_name, a.nodes), opp, 2 * a.games,
+        player if a.player else "%s (%d nodes%s)" % (
+            me_name, a.nodes, ", %d before ply %d" % (a.early, EARLY_PLIES) if a.early else ""),
+        opp, 2 * a.games,
         a.seed, res["W"], res["D"], res["L"], time.time() - t0))
     if nodes:
         print("searched moves %d, nodes mean %.0f max %d"
