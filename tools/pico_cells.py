@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from connectm import book7x6
 from connectm import players as P
 from connectm import tournament as T
 
@@ -22,10 +23,9 @@ import cmhw  # noqa: E402  (on sys.path once connectm.players loaded the firmwar
 import cmmoves  # noqa: E402
 import cmsearch7  # noqa: E402
 
-# --early's plies: from the empty board the book answers every move before ply 14
-# (book7x6.PLIES), so a budget there changes none of its records (its perfect lines search
-# from ply 14 on).
-EARLY_PLIES = 14
+# --early's plies: from the empty board the book answers every move before its records'
+# ply (14), so a budget there changes none of them (its perfect lines search from there on).
+EARLY_PLIES = book7x6.PLIES
 
 
 def early_budget(nodes: int) -> None:
