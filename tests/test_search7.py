@@ -17,6 +17,7 @@ import pytest
 import harness
 from connectm import book, build, fw, levels, minify
 from connectm.players import wins_now
+from test_book7x6 import bitbully, needs_bitbully  # noqa: F401 (a fixture)
 
 fw.load()
 import cmboard  # noqa: E402
@@ -320,6 +321,37 @@ def test_fitting_the_checked_in_positions_writes_cmfit7(tmp_path: Path) -> None:
     assert out.read_text() == (fw.firmware_dir() / "cmfit7.py").read_text()
 
 
+@needs_bitbully
+def test_leaves_are_random_descendants_labelled_exactly(tmp_path: Path) -> None:
+    # fit7x6 leaves: from the roots (plies 4-13) of a positions file, 4 to 10 random plies
+    # (fewer where a side can complete a line), each position once, not over, with its
+    # exact score as collect gives it; the same file on every run, a longer run's first lines.
+    from connectm import exact7x6
+
+    tool = harness.load_tool("fit7x6")
+    base = tmp_path / "base.txt"
+    base.write_text("44 0\n4453 1\n3641443556 2\n")
+    runs = []
+    for count in (6, 6, 9):
+        out = tmp_path / ("leaves%d.txt" % len(runs))
+        assert tool.main(["leaves", str(base), str(count), str(out), "--seed", "3"]) == 0
+        runs.append(out.read_text().splitlines())
+    assert runs[0] == runs[1] == runs[2][:6] and len(runs[2]) == 9
+    assert all(mv.startswith(("4453", "3641443556")) for mv in runs[2])  # (44: ply 2)
+    for line in runs[2]:
+        mv, score = line.split()
+        root = 4 if mv.startswith("4453") else 10
+        assert len(mv) <= root + 10, mv
+        b = cmboard.Board(7, 6, 4)
+        cmmoves.play_moves(b, mv)
+        assert not b.over() and int(score) == max(exact7x6.scores(b).values()), mv
+    base.write_text("44 0\n")
+    for count in ("0", "6"):
+        with pytest.raises(SystemExit):
+            tool.main(["leaves", str(base), count, str(tmp_path / "none.txt")])  # type: ignore
+    assert not (tmp_path / "none.txt").exists()
+
+
 def test_a_tanh_fit_reads_the_outcome_through_tanh() -> None:
     # fit --tanh STEPS (a study's fit, docs/pico-7x6.md): from the linear fit, fixed steps of
     # Adam on the least squares of tanh(x w) - y; on targets that tanh of a linear sum makes,
@@ -391,6 +423,43 @@ def test_pico_replies_boots_a_board_stopped_while_it_booted(
         tool.stopped_game("tty", wait=0.01)
 
 
+# ---------------------------------------------------------------- tools/pico_keeps.py
+
+@needs_bitbully
+def test_pico_keeps_counts_the_moves_that_keep_the_outcome(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # collect: the top level's positions before ply 16 where the outcomes differ, each with
+    # its columns' exact outcomes; count: how many of its moves there keep the best one.
+    from connectm import exact7x6, players
+
+    tool = harness.load_tool("pico_keeps")
+    out = tmp_path / "keeps.txt"
+    assert tool.main(["collect", "greedy", "1", str(out), "--games", "1"]) == 0  # type: ignore
+    lines = [line.split() for line in out.read_text().splitlines()]
+    assert lines
+    p = players.make_player("pico-search")
+    kept = 0
+    for mv, o in lines:
+        b = cmboard.Board(7, 6, 4)
+        cmmoves.play_moves(b, mv)
+        sc = exact7x6.scores(b)
+        assert 4 <= len(mv) < 16 and len(o) == 7 and len(set(o) - {"x"}) > 1, mv
+        assert o == "".join("x" if c not in sc else "-0+"[(sc[c] > 0) - (sc[c] < 0) + 1]
+                            for c in range(7)), mv
+        kept += o[p.choose(b)] == max(o.replace("x", ""), key="-0+".index)
+    capsys.readouterr()
+    assert tool.main(["count", str(out)]) == 0  # type: ignore
+    assert capsys.readouterr().out.strip().endswith("all: %d of %d" % (kept, len(lines)))
+    text = out.read_text()
+    for bad, why in ((["collect", "greedy", "x", str(out)], "invalid literal"),
+                     (["collect", "greedy", "1", str(out), "--games", "0"], "--games must be"),
+                     (["count", str(out), "--nodes", "0"], "--nodes must be at least 1")):
+        with pytest.raises(SystemExit):
+            tool.main(bad)  # type: ignore
+        assert why in capsys.readouterr().err.splitlines()[-1]
+    assert out.read_text() == text
+
+
 # ---------------------------------------------------------------- tools/pico_cells.py
 
 def test_pico_cells_plays_the_top_level_at_a_budget(monkeypatch: pytest.MonkeyPatch,
@@ -418,10 +487,12 @@ def test_pico_cells_plays_the_top_level_at_a_budget(monkeypatch: pytest.MonkeyPa
         assert why in capsys.readouterr().err.splitlines()[-1]
 
 
-def test_pico_cells_early_budget_holds_before_ply_14_only(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    # --early: another budget for the top level's searches before ply 14 (a study's: the
-    # book's records there are the exact solver's, not the search's); from ply 14 on, --nodes.
+@pytest.mark.parametrize("plies", [14, 8])
+def test_pico_cells_early_budget_holds_before_its_ply_only(
+        plies: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # --early: another budget for the top level's searches before ply 14, or --early-plies
+    # (a study's: the book's records there are the exact solver's, not the search's); from
+    # that ply on, --nodes.
     import cmhw
     import cmsearch7
 
@@ -438,11 +509,16 @@ def test_pico_cells_early_budget_holds_before_ply_14_only(
         return c
 
     monkeypatch.setattr(cmsearch7.Search, "go", spy)
-    tool.main(["greedy", "1", "--nodes", "256", "--early", "1024"])  # type: ignore
+    bound = [] if plies == 14 else ["--early-plies", str(plies)]
+    tool.main(["greedy", "1", "--nodes", "256", "--early", "1024"] + bound)  # type: ignore
     out = capsys.readouterr().out.split("\n")
-    assert out[0].startswith("pico-search (256 nodes, 1024 before ply 14) vs greedy, 2 games")
-    early = [k for n, k in seen if n < 14]
-    late = [k for n, k in seen if n >= 14]
+    assert out[0].startswith("pico-search (256 nodes, 1024 before ply %d) vs greedy, 2 games"
+                             % plies)
+    early = [k for n, k in seen if n < plies]
+    late = [k for n, k in seen if n >= plies]
     assert early and late
     assert max(early) > 512 + 8 and max(early) < 1024 + 256 + 8
     assert max(late) < 512 + 8
+    with pytest.raises(SystemExit):
+        tool.main(["greedy", "1", "--early-plies", "15"])  # type: ignore
+    assert "--early-plies must be 1 to 14" in capsys.readouterr().err.splitlines()[-1]

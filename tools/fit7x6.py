@@ -2,11 +2,14 @@
 ridge regression of each position's exact outcome on cmsearch7's own terms.
 
     python tools/fit7x6.py collect OPP SEEDS GAMES OUT   # pico-search's games, labelled
+    python tools/fit7x6.py leaves POSITIONS COUNT OUT [--seed S]   # leaves of their searches
     python tools/fit7x6.py fit POSITIONS... [--out firmware/cmfit7.py] [--tanh STEPS]
 
 collect plays `pico-search` against OPP from the tournament's fair 4-ply openings (both
 colours, GAMES a colour and seed) and writes every position met (not over, ply 4 on) with
 its exact score for the side to move (bitbully, `connectm.exact7x6`): lines "MOVES SCORE".
+leaves writes positions as a search's leaves meet them, labelled alike: from the positions
+at plies 4-13 of a collect file, 4 to 10 random plies (a study's: docs/pico-7x6.md).
 fit reads such files (gzip or plain), each position and its mirror image, and writes
 cmfit7.py. The terms are the ones cmsearch7 keeps incrementally (first player's view):
 each window's state (1, 2 or 3 discs of one side and none of the other: 6 a window), each
@@ -62,6 +65,53 @@ def collect(opp: str, seeds: str, games: int, out: Path) -> int:
                     if mv not in pos:
                         pos[mv] = max(exact7x6.scores(b).values())
                     b.play((p1, p2)[b.n & 1].choose(b))
+    out.write_text("".join("%s %d\n" % kv for kv in pos.items()))
+    return len(pos)
+
+
+def leaves(bases: list[str], count: int, seed: int, out: Path) -> int:
+    """Positions as a search's leaves meet them: from a position of ``bases`` at plies 4-13
+    (the top level's roots past a 4-ply opening), 4 to 10 plies of random moves (a side
+    that can complete a line does and stops there; else no move that lets the other side
+    complete one where another move exists), each labelled with its exact score as
+    collect does (a search scores such positions, not only the ones its games meet)."""
+    import random
+
+    from connectm import exact7x6
+
+    rng = random.Random(seed)
+    roots = [mv for mv in bases if 4 <= len(mv) <= 13]
+    if not roots:
+        raise ValueError("leaves: no position at plies 4-13 to start from")
+    pos: dict[str, int] = {}
+    b = cmboard.Board(W, H, M)
+
+    def wins(c: int) -> bool:
+        b.play(c)
+        r = b.over()
+        b.undo()
+        return bool(r) and r != 3
+
+    while len(pos) < count:
+        b.reset()
+        cmmoves.play_moves(b, rng.choice(roots))
+        for _ in range(rng.randint(4, 10)):
+            cols = [c for c in range(W) if b.can_play(c)]
+            if not cols or any(wins(c) for c in cols):
+                break
+            safe = []
+            for c in cols:
+                b.play(c)
+                if not any(wins(d) for d in range(W) if b.can_play(d)):
+                    safe.append(c)
+                b.undo()
+            b.play(rng.choice(safe or cols))
+            if b.over():
+                b.undo()
+                break
+        mv = cmmoves.moves(b)
+        if not b.over() and mv not in pos:
+            pos[mv] = max(exact7x6.scores(b).values())
     out.write_text("".join("%s %d\n" % kv for kv in pos.items()))
     return len(pos)
 
@@ -201,6 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("seeds", help="e.g. 2,3")
     c.add_argument("games", type=int, help="games a colour and seed")
     c.add_argument("out", type=Path)
+    v = sub.add_parser("leaves", help="leaf positions from those of POSITIONS, labelled")
+    v.add_argument("positions", type=Path, help="a collect file (its positions, not scores)")
+    v.add_argument("count", type=int)
+    v.add_argument("out", type=Path)
+    v.add_argument("--seed", type=int, default=1)
     f = sub.add_parser("fit", help="write cmfit7.py from labelled positions")
     f.add_argument("positions", type=Path, nargs="+")
     f.add_argument("--out", type=Path, default=OUT)
@@ -211,6 +266,15 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.cmd == "collect":
         print(a.out, collect(a.opponent, a.seeds, a.games, a.out), "positions")
+        return 0
+    if a.cmd == "leaves":
+        if a.count < 1:
+            ap.error("leaves: COUNT must be at least 1")
+        bases = [mv for mv, _ in read_positions([a.positions])]
+        try:
+            print(a.out, leaves(bases, a.count, a.seed, a.out), "positions")
+        except ValueError as e:
+            ap.error(str(e))
         return 0
     positions = read_positions(a.positions)
     about = "ridge %g, soon %g, %d positions and their mirror images" % (

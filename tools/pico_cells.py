@@ -7,6 +7,7 @@ and players), without the self-play pairs, and the nodes of each of the Pico's m
     python tools/pico_cells.py wasp 40 --book      # pico (its 7x6 book)
     python tools/pico_cells.py wasp 40 --nodes 40960   # another node budget (a study)
     python tools/pico_cells.py wasp 40 --early 20480   # another budget before ply 14 only
+    python tools/pico_cells.py wasp 40 --early 20480 --early-plies 8   # ... before ply 8
     python tools/pico_cells.py wasp 40 --player perfect  # another player on its openings
 """
 
@@ -28,12 +29,12 @@ import cmsearch7  # noqa: E402
 EARLY_PLIES = book7x6.PLIES
 
 
-def early_budget(nodes: int) -> None:
-    """A study's: the top level's searches before ply EARLY_PLIES get ``nodes``."""
+def early_budget(nodes: int, plies: int = EARLY_PLIES) -> None:
+    """A study's: the top level's searches before ply ``plies`` get ``nodes``."""
     go = cmsearch7.Search.go
 
     def early(self, depth, max_nodes=0, max_ms=0, seed=0):  # type: ignore[no-untyped-def]
-        if max_nodes == cmhw.TOP[1] and self.b.n < EARLY_PLIES:
+        if max_nodes == cmhw.TOP[1] and self.b.n < plies:
             max_nodes = nodes
         return go(self, depth, max_nodes, max_ms, seed)
 
@@ -50,6 +51,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="the top level's node budget (default the Pico's, cmhw.TOP)")
     ap.add_argument("--early", type=int, default=0, metavar="NODES",
                     help="the top level's budget before ply %d (default: --nodes)" % EARLY_PLIES)
+    ap.add_argument("--early-plies", type=int, default=EARLY_PLIES, metavar="PLY",
+                    help="--early's bound, at most %d (default %d)" % (EARLY_PLIES, EARLY_PLIES))
     ap.add_argument("--player", help="play this player (e.g. perfect) in the top level's "
                     "place, on the same openings and seeds")
     a = ap.parse_args(argv)
@@ -57,9 +60,11 @@ def main(argv: list[str] | None = None) -> None:
         ap.error("--nodes must be at least 1")
     if a.early < 0:
         ap.error("--early must not be negative (0: --nodes before ply %d too)" % EARLY_PLIES)
+    if not 0 < a.early_plies <= EARLY_PLIES:
+        ap.error("--early-plies must be 1 to %d (the book's records start there)" % EARLY_PLIES)
     cmhw.TOP = (cmhw.TOP[0], a.nodes)  # (read by every search the players make)
     if a.early:
-        early_budget(a.early)
+        early_budget(a.early, a.early_plies)
     me_name = "pico" if a.book else "pico-search"
     try:
         opp = P.canonical(a.opponent)
@@ -90,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
             res["D" if r == 3 else "W" if r == side + 1 else "L"] += 1
     print("%s vs %s, %d games, seed %d: W/D/L %d/%d/%d; %.0f s" % (
         player if a.player else "%s (%d nodes%s)" % (
-            me_name, a.nodes, ", %d before ply %d" % (a.early, EARLY_PLIES) if a.early else ""),
+            me_name, a.nodes, ", %d before ply %d" % (a.early, a.early_plies) if a.early else ""),
         opp, 2 * a.games,
         a.seed, res["W"], res["D"], res["L"], time.time() - t0))
     if nodes:
