@@ -451,9 +451,12 @@ def test_pico_keeps_counts_the_moves_that_keep_the_outcome(
     assert tool.main(["count", str(out)]) == 0  # type: ignore
     assert capsys.readouterr().out.strip().endswith("all: %d of %d" % (kept, len(lines)))
     text = out.read_text()
+    (tmp_path / "bad.txt").write_text("4453 0+0++00\n4453 0+0++0\n")
     for bad, why in ((["collect", "greedy", "x", str(out)], "invalid literal"),
                      (["collect", "greedy", "1", str(out), "--games", "0"], "--games must be"),
-                     (["count", str(out), "--nodes", "0"], "--nodes must be at least 1")):
+                     (["collect", "bogus", "1", str(out)], "bad player 'bogus'"),
+                     (["count", str(out), "--nodes", "0"], "--nodes must be at least 1"),
+                     (["count", str(tmp_path / "bad.txt")], "bad.txt line 2: not MOVES")):
         with pytest.raises(SystemExit):
             tool.main(bad)  # type: ignore
         assert why in capsys.readouterr().err.splitlines()[-1]

@@ -71,10 +71,10 @@ def collect(opp: str, seeds: str, games: int, out: Path) -> int:
 
 def leaves(bases: list[str], count: int, seed: int, out: Path) -> int:
     """Positions as a search's leaves meet them: from a position of ``bases`` at plies 4-13
-    (the top level's roots past a 4-ply opening), 4 to 10 plies of random moves (a side
-    that can complete a line does and stops there; else no move that lets the other side
-    complete one where another move exists), each labelled with its exact score as
-    collect does (a search scores such positions, not only the ones its games meet)."""
+    (the top level's roots past a 4-ply opening), 4 to 10 plies of random moves (none that
+    lets the other side complete a line where another move exists; stopping early where
+    the side to move can complete one), each labelled with its exact score as collect
+    does (a search scores such positions, not only the ones its games meet)."""
     import random
 
     from connectm import exact7x6

@@ -1,6 +1,6 @@
-"""How often the Pico's top level keeps the exact value, over a fixed set of positions
-where some move loses it: a measure of its play with far less noise than games won and
-lost, for comparing two builds of the search (docs/pico-7x6.md).
+"""How often the Pico's top level keeps the best exact outcome (win, draw or loss), over a
+fixed set of positions where some move loses it: a measure of its play with far less noise
+than games won and lost, for comparing two builds of the search (docs/pico-7x6.md).
 
     python tools/pico_keeps.py collect wasp 101,102,103,104,105,106 OUT   # the positions
     python tools/pico_keeps.py count tests/data/keeps7x6.txt.gz         # this checkout's
@@ -64,9 +64,19 @@ def collect(opp: str, seeds: list[int], out: Path, games: int = 40) -> int:
 
 
 def read(path: Path) -> list[tuple[str, str]]:
+    """A collect file's lines (gzip or plain); ValueError names the first bad one."""
     raw = path.read_bytes()
     text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode()
-    return [(mv, o) for mv, o in (line.split() for line in text.splitlines() if line.strip())]
+    out = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        f = line.split()
+        if (len(f) != 2 or not f[0].isdigit() or set(f[0]) - set("1234567")
+                or len(f[1]) != 7 or set(f[1]) - set(MARKS + "x") or f[1] == "x" * 7):
+            raise ValueError("%s line %d: not MOVES OUTCOMES (7 of -0+x): %r" % (path, i, line))
+        out.append((f[0], f[1]))
+    return out
 
 
 def count(positions: list[tuple[str, str]]) -> dict[int, tuple[int, int]]:
@@ -99,16 +109,21 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "collect":
         try:
             seeds = [int(s) for s in a.seeds.split(",")]
-            if a.games < 1:
-                raise ValueError("--games must be at least 1")
-            print(a.out, collect(a.opponent, seeds, a.out, a.games), "positions")
+            opp = P.canonical(a.opponent)
         except ValueError as e:
             ap.error(str(e))
+        if a.games < 1:
+            ap.error("--games must be at least 1")
+        print(a.out, collect(opp, seeds, a.out, a.games), "positions")
         return 0
     if a.nodes < 1:
         ap.error("--nodes must be at least 1")
+    try:
+        positions = read(a.positions)
+    except (OSError, ValueError) as e:
+        ap.error(str(e))
     cmhw.TOP = (cmhw.TOP[0], a.nodes)  # (read by every search the player makes)
-    bands = count(read(a.positions))
+    bands = count(positions)
     kept = sum(v[0] for v in bands.values())
     n = sum(v[1] for v in bands.values())
     print("  ".join("plies %d-%d: %d of %d" % (b, b + BANDS - 1, v[0], v[1])
