@@ -55,9 +55,7 @@ def collect(opp: str, seeds: str, games: int, out: Path) -> int:
         for side in (0, 1):
             pair = ("pico-search", opp) if side == 0 else (opp, "pico-search")
             for job in tournament.make_jobs([(W, H, M)], [pair], games, seed, 4, True, 7):
-                opening = tournament.random_opening(W, H, M, 4, job.seed, True, 7)
-                p1 = players.make_player(job.side1, job.seed)
-                p2 = players.make_player(job.side2, job.seed + 1)
+                opening, p1, p2 = tournament.start(job)
                 b = cmboard.Board(W, H, M)
                 cmmoves.play_moves(b, opening)
                 while not b.over():

@@ -47,9 +47,7 @@ def collect(opp: str, seeds: list[int], out: Path, games: int = 40) -> int:
         for side in (0, 1):
             pair = ("pico-search", opp) if side == 0 else (opp, "pico-search")
             for job in T.make_jobs([(7, 6, 4)], [pair], games, seed, 4, True, 7):
-                opening = T.random_opening(7, 6, 4, 4, job.seed, True, 7)
-                p1 = P.make_player(job.side1, job.seed)
-                p2 = P.make_player(job.side2, job.seed + 1)
+                opening, p1, p2 = T.start(job)
                 b = P.cmboard.Board(7, 6, 4)
                 cmmoves.play_moves(b, opening)
                 while not b.over() and b.n < 16:

@@ -184,13 +184,18 @@ def forced_win_after(b: Any, col: int, plies: int) -> bool:
     return out
 
 
+def start(job: Job) -> tuple[str, Any, Any]:
+    """A job's opening (moves, 1-based) and its two players, seeded as every game of the job
+    plays them (tools that watch a game's positions start it here too)."""
+    opening = random_opening(job.w, job.h, job.m, job.opening_plies, job.seed, job.safe,
+                             job.fair)
+    return opening, P.make_player(job.side1, job.seed), P.make_player(job.side2, job.seed + 1)
+
+
 def play_job(job: Job) -> dict[str, Any]:
     """Play one game; the CSV row as a dict."""
     t0 = time.perf_counter()
-    opening = random_opening(job.w, job.h, job.m, job.opening_plies, job.seed, job.safe,
-                             job.fair)
-    p1 = P.make_player(job.side1, job.seed)
-    p2 = P.make_player(job.side2, job.seed + 1)
+    opening, p1, p2 = start(job)
     result, moves, spent = P.play_game(job.w, job.h, job.m, p1, p2, opening)
     k = len(opening)
     n = len(moves) - k  # moves chosen by the players; side 1 moves first after the opening
